@@ -10,8 +10,88 @@
 export * as ClaudeError from "./ClaudeError.js"
 
 /**
+ * The options of a query or session: Schema, decoding, merging, and their
+ * routes to the CLI (flags, initialize fields, environment).
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeOptions from "./ClaudeOptions.js"
+
+/**
  * Finds the `claude` executable.
  *
  * @since 0.1.0
  */
 export * as CliLocator from "./CliLocator.js"
+
+/**
+ * The wire protocol of the CLI as Schemas: stdout and stdin messages, control
+ * requests and responses, hook inputs and outputs, permissions, and the line
+ * codec.
+ *
+ * @since 0.1.0
+ */
+export * as Protocol from "./Protocol.js"
+
+/**
+ * The entry point: `query` and `session`, and the layer that configures them.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeCode from "./ClaudeCode.js"
+
+/**
+ * The `claude` child process.
+ *
+ * @since 0.1.0
+ */
+export * as CliProcess from "./CliProcess.js"
+
+/**
+ * The control-protocol router.
+ *
+ * @since 0.1.0
+ */
+export * as ControlRouter from "./ControlRouter.js"
+
+/**
+ * Hooks as Layers.
+ *
+ * @since 0.1.0
+ */
+export * as HookLayer from "./HookLayer.js"
+
+/**
+ * The hooks of a session, and the dispatch that runs them fail-closed.
+ *
+ * @since 0.1.0
+ */
+export * as HookRegistry from "./HookRegistry.js"
+
+/**
+ * What a hook answers.
+ *
+ * @since 0.1.0
+ */
+export * as HookResult from "./HookResult.js"
+
+/**
+ * The permission gate: answers `can_use_tool`.
+ *
+ * @since 0.1.0
+ */
+export * as PermissionGate from "./PermissionGate.js"
+
+/**
+ * What a permission gate answers.
+ *
+ * @since 0.1.0
+ */
+export * as PermissionResult from "./PermissionResult.js"
+
+/**
+ * A multi-turn session.
+ *
+ * @since 0.1.0
+ */
+export * as Session from "./Session.js"

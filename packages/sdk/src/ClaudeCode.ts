@@ -1,0 +1,193 @@
+/**
+ * The entry point: `query` for one prompt on one CLI process, `session` for a
+ * multi-turn conversation. Both pick up, from the calling context, every
+ * hook layer in scope and the permission gate if one is provided.
+ *
+ * ```ts
+ * const program = ClaudeCode.query("Say hi").pipe(
+ *   Stream.runForEach((message) => Console.log(message.type))
+ * )
+ * program.pipe(Effect.provide(ClaudeCode.layer()), Effect.provide(NodeContext.layer))
+ * ```
+ *
+ * @since 0.1.0
+ */
+import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { ClaudeError, OptionsError } from "./ClaudeError.js"
+import * as ClaudeOptions from "./ClaudeOptions.js"
+import * as CliLocator from "./CliLocator.js"
+import type { InboundHandler } from "./ControlRouter.js"
+import * as InternalSession from "./internal/session.js"
+import { PermissionGate } from "./PermissionGate.js"
+import type * as Protocol from "./Protocol.js"
+import type { Prompt, Session } from "./Session.js"
+
+/**
+ * @since 0.1.0
+ * @category Tags
+ */
+export class ClaudeCode extends Context.Tag("@claude-effect/sdk/ClaudeCode")<ClaudeCode, ClaudeCode.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace ClaudeCode {
+  /**
+   * @since 0.1.0
+   * @category Models
+   */
+  export interface Service {
+    /** The defaults every query and session starts from. */
+    readonly defaults: ClaudeOptions.Options
+    /** Starts a session with resolved options and the given extras. */
+    readonly startSession: (
+      options: ClaudeOptions.Options,
+      extras: SessionExtras
+    ) => Effect.Effect<Session, ClaudeError, Scope.Scope>
+  }
+}
+
+/**
+ * What other services add to a session: inbound handlers (in-process MCP
+ * servers, ...) and initialize fields.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface SessionExtras {
+  readonly gate: Option.Option<PermissionGate.Service>
+  readonly handlers: ReadonlyArray<InboundHandler>
+  readonly initialize: Readonly<Record<string, unknown>>
+}
+
+/**
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options = {}) {
+  const context = yield* Effect.context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path>()
+  const locate = yield* Effect.cached(
+    CliLocator.locate({ executable: defaults.executable }).pipe(Effect.provide(context))
+  )
+  const startSession = (options: ClaudeOptions.Options, extras: SessionExtras) =>
+    Effect.gen(function*() {
+      const executable = options.executable !== undefined && options.executable !== defaults.executable
+        ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
+        : yield* locate
+      return yield* InternalSession.make({
+        executable,
+        options,
+        gate: extras.gate,
+        extraHandlers: extras.handlers,
+        extraInitialize: extras.initialize
+      }).pipe(Effect.provide(context))
+    })
+  return ClaudeCode.of({ defaults, startSession })
+})
+
+/**
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layer = (
+  defaults: ClaudeOptions.OptionsInput = {}
+): Layer.Layer<ClaudeCode, OptionsError, CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path> =>
+  Layer.effect(ClaudeCode, Effect.flatMap(ClaudeOptions.decodePartial(defaults), make))
+
+/**
+ * The defaults from configuration: `CLAUDE_CODE_EXECUTABLE`, `CLAUDE_MODEL`
+ * and `CLAUDE_PERMISSION_MODE` unless other config is given.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerConfig = (
+  config: Config.Config<ClaudeOptions.OptionsInput> = Config.all({
+    executable: Config.option(Config.string("CLAUDE_CODE_EXECUTABLE")),
+    model: Config.option(Config.string("CLAUDE_MODEL")),
+    permissionMode: Config.option(Config.string("CLAUDE_PERMISSION_MODE"))
+  }).pipe(Config.map((values) =>
+    Object.fromEntries(
+      Object.entries(values).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : [])
+    ) as ClaudeOptions.OptionsInput
+  ))
+): Layer.Layer<
+  ClaudeCode,
+  OptionsError | ConfigError.ConfigError,
+  CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path
+> =>
+  Layer.effect(
+    ClaudeCode,
+    Effect.flatMap(Effect.flatMap(config, ClaudeOptions.decodePartial), make)
+  )
+
+/**
+ * What the session-starting functions collect from the calling context. Other
+ * modules (in-process MCP servers) contribute through this reference.
+ *
+ * @internal
+ */
+export const collectExtras: Effect.Effect<SessionExtras> = Effect.map(
+  Effect.serviceOption(PermissionGate),
+  (gate) => ({ gate, handlers: [], initialize: {} })
+)
+
+/**
+ * Opens a multi-turn session on one CLI process for the current scope. The
+ * process is shut down (gracefully, bounded, then by signal) when the scope
+ * closes.
+ *
+ * @since 0.1.0
+ * @category Sessions
+ */
+export const session = (
+  options?: ClaudeOptions.OptionsInput
+): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
+  Effect.gen(function*() {
+    const service = yield* ClaudeCode
+    const extras = yield* collectExtras
+    // Each layer of options is decoded alone; the checks across options run on the merged result.
+    const resolved = yield* ClaudeOptions.validate(
+      ClaudeOptions.merge(service.defaults, yield* ClaudeOptions.decodePartial(options ?? {})),
+      { permissionPromptTool: Option.isSome(extras.gate) }
+    )
+    return yield* service.startSession(resolved, extras)
+  })
+
+/**
+ * Runs one prompt on a fresh CLI process and streams its messages. With a
+ * text prompt the stream ends after the turn's `result`; with a stream of
+ * user messages it ends when the input has ended and the CLI has finished.
+ * The process is gone when the stream ends or is interrupted.
+ *
+ * @since 0.1.0
+ * @category Queries
+ */
+export const query = (
+  prompt: Prompt | Stream.Stream<Prompt, ClaudeError>,
+  options?: ClaudeOptions.OptionsInput
+): Stream.Stream<Protocol.Message, ClaudeError, ClaudeCode> =>
+  Stream.unwrapScoped(
+    Effect.gen(function*() {
+      const opened = yield* session(options)
+      if (typeof prompt === "object" && Stream.StreamTypeId in prompt) {
+        // The input ends when the prompt stream does; the CLI then finishes its work and exits.
+        const writer = (prompt as Stream.Stream<Prompt, ClaudeError>).pipe(
+          Stream.runForEach(opened.send),
+          Effect.ensuring(opened.endInput)
+        )
+        return Stream.merge(opened.messages, Stream.execute(writer))
+      }
+      return opened.turn(prompt as Prompt)
+    })
+  )

@@ -1,0 +1,1015 @@
+/**
+ * The options of a query or session, named as in the official TypeScript SDK
+ * (`@anthropic-ai/claude-agent-sdk`), decoded with Schema so that a bad option
+ * is a clear {@link OptionsError} before anything is spawned.
+ *
+ * Each option takes one route to the CLI, and no value is sent twice (see
+ * {@link routes} for the few options whose route depends on another one):
+ *
+ * - **flag** — a command-line flag, built by {@link toCliArgs};
+ * - **initialize** — a field of the `initialize` control request, built by
+ *   {@link toInitializeFields} (the system prompt, agents, the output schema,
+ *   the title, ... — as the official SDK sends them);
+ * - **env** — the child's environment, built by {@link toEnv};
+ * - **runtime** — read by the SDK itself (executable, cwd, timeouts, line
+ *   guard), resolved with defaults by {@link runtimeSettings}.
+ *
+ * Callback options of the official SDK (`canUseTool`, `hooks`, `stderr`,
+ * `abortController`, `spawnClaudeCodeProcess`, ...) are not options here: an
+ * Effect program provides them as Layers (`PermissionGate`, `HookLayer`) or
+ * gets them from the runtime.
+ *
+ * @since 0.1.0
+ */
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { OptionsError } from "./ClaudeError.js"
+import { formatIssue } from "./internal/options/issues.js"
+import * as mapping from "./internal/options/mapping.js"
+import * as secrets from "./internal/options/secrets.js"
+import * as validation from "./internal/options/validate.js"
+
+// -----------------------------------------------------------------------------
+// building blocks
+// -----------------------------------------------------------------------------
+
+const opt = <S extends Schema.Schema.All>(schema: S): Schema.optionalWith<S, { exact: true }> =>
+  Schema.optionalWith(schema, { exact: true })
+
+const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+
+/**
+ * A string that can travel on a command line or in an environment: no NUL
+ * character (the OS refuses those). May be empty.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const Text = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000") || "must not contain a NUL character", { identifier: "Text" })
+)
+
+/**
+ * A non-empty {@link Text}.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const NonEmptyText = Schema.String.pipe(
+  Schema.filter(
+    (s) => s.length === 0 ? "must not be empty" : s.includes("\u0000") ? "must not contain a NUL character" : true,
+    { identifier: "NonEmptyText" }
+  )
+)
+
+const PositiveInt = Schema.Int.pipe(Schema.positive({ identifier: "PositiveInt" }))
+
+const Flag = Schema.Boolean
+
+/**
+ * A duration given as a `Duration` or as a number of milliseconds.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const DurationOrMillis = Schema.Union(Schema.DurationFromSelf, Schema.DurationFromMillis).annotations({
+  identifier: "DurationOrMillis",
+  description: "a Duration, or a non-negative number of milliseconds"
+})
+
+/**
+ * A timeout: a positive {@link DurationOrMillis} (`Duration.infinity` means no timeout).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const Timeout = DurationOrMillis.pipe(
+  Schema.filter((d) => Duration.greaterThan(d, Duration.zero) || "must be greater than zero", {
+    identifier: "Timeout"
+  })
+)
+
+/**
+ * A grace period: a finite, non-negative {@link DurationOrMillis}.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const GracePeriod = DurationOrMillis.pipe(
+  Schema.filter((d) => Duration.isFinite(d) || "must be finite", { identifier: "GracePeriod" })
+)
+
+// -----------------------------------------------------------------------------
+// enumerations
+// -----------------------------------------------------------------------------
+
+/**
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const PermissionMode = Schema.Literal("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type PermissionMode = typeof PermissionMode.Type
+
+/**
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const EffortLevel = Schema.Literal("low", "medium", "high", "xhigh", "max")
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type EffortLevel = typeof EffortLevel.Type
+
+/**
+ * Which filesystem settings the CLI loads.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SettingSource = Schema.Literal("user", "project", "local")
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SettingSource = typeof SettingSource.Type
+
+/**
+ * How `mcpServers` (external ones) and `plugins` reach the CLI: on its command
+ * line (`"argv"`, the default) or in the `initialize` request, with the CLI
+ * started under `--await-initialize` (`"initialize"`: keeps MCP `env` and
+ * `headers` off the command line, where other users of the machine can read
+ * them).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const Delivery = Schema.Literal("argv", "initialize")
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type Delivery = typeof Delivery.Type
+
+// -----------------------------------------------------------------------------
+// MCP servers
+// -----------------------------------------------------------------------------
+
+const McpToolPolicy = Schema.Struct({ name: Schema.String }, Rest).annotations({ identifier: "McpServerToolPolicy" })
+
+const mcpCommon = {
+  /** Per-server tool-call timeout in milliseconds. */
+  timeout: opt(Schema.Number.pipe(Schema.positive())),
+  /** Always include this server's tools in the prompt (never deferred behind tool search). */
+  alwaysLoad: opt(Schema.Boolean)
+}
+
+/**
+ * An MCP server the CLI starts as a child process. Fields the CLI knows and
+ * this schema does not are kept.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const McpStdioServerConfig = Schema.Struct({
+  type: opt(Schema.Literal("stdio")),
+  command: NonEmptyText,
+  args: opt(Schema.Array(Text)),
+  env: opt(Schema.Record({ key: Schema.String, value: Text })),
+  ...mcpCommon
+}, Rest).annotations({ identifier: "McpStdioServerConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
+
+/**
+ * An MCP server the CLI reaches over SSE.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const McpSSEServerConfig = Schema.Struct({
+  type: Schema.Literal("sse"),
+  url: NonEmptyText,
+  headers: opt(Schema.Record({ key: Schema.String, value: Text })),
+  tools: opt(Schema.Array(McpToolPolicy)),
+  ...mcpCommon
+}, Rest).annotations({ identifier: "McpSSEServerConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type McpSSEServerConfig = typeof McpSSEServerConfig.Type
+
+/**
+ * An MCP server the CLI reaches over streamable HTTP.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const McpHttpServerConfig = Schema.Struct({
+  type: Schema.Literal("http"),
+  url: NonEmptyText,
+  headers: opt(Schema.Record({ key: Schema.String, value: Text })),
+  tools: opt(Schema.Array(McpToolPolicy)),
+  ...mcpCommon
+}, Rest).annotations({ identifier: "McpHttpServerConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type McpHttpServerConfig = typeof McpHttpServerConfig.Type
+
+/**
+ * An MCP server that the CLI runs or connects to itself (stdio, SSE, HTTP):
+ * these go to the CLI through `--mcp-config` (or `initialize`, see
+ * {@link Delivery}).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const McpExternalServerConfig = Schema.Union(McpStdioServerConfig, McpSSEServerConfig, McpHttpServerConfig)
+  .annotations({ identifier: "McpExternalServerConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type McpExternalServerConfig = typeof McpExternalServerConfig.Type
+
+/**
+ * The value type of the `mcpServers` record.
+ *
+ * **Extension point.** Today this is {@link McpExternalServerConfig}. In-process
+ * (SDK-hosted) servers are added by widening this union with a member tagged
+ * `{ type: "sdk", ... }`; everything that builds CLI arguments goes through
+ * {@link isExternalMcpServer}, so such servers never reach `--mcp-config` and
+ * are left to the code that announces them in `initialize` (`sdkMcpServers`).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const McpServerConfig = McpExternalServerConfig
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type McpServerConfig = typeof McpServerConfig.Type
+
+/**
+ * Whether an `mcpServers` entry is one the CLI runs or connects to itself
+ * (stdio, SSE, HTTP), as opposed to an in-process SDK server.
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isExternalMcpServer = (
+  config: McpServerConfig | { readonly type: string; readonly [key: string]: unknown }
+): config is McpExternalServerConfig => mapping.isExternal(config)
+
+// -----------------------------------------------------------------------------
+// agents, plugins, prompts
+// -----------------------------------------------------------------------------
+
+/**
+ * A custom subagent, as in the official `AgentDefinition`. Fields the CLI
+ * knows and this schema does not are kept.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const AgentDefinition = Schema.Struct({
+  /** When to use this agent. */
+  description: Text,
+  /** The agent's system prompt. */
+  prompt: Text,
+  tools: opt(Schema.Array(NonEmptyText)),
+  disallowedTools: opt(Schema.Array(NonEmptyText)),
+  /** Alias (`haiku`, `sonnet`, ...), full model id, or `inherit`. */
+  model: opt(NonEmptyText),
+  /** MCP servers by name, or inline external configs. */
+  mcpServers: opt(
+    Schema.Array(Schema.Union(NonEmptyText, Schema.Record({ key: Schema.String, value: McpServerConfig })))
+  ),
+  criticalSystemReminder_EXPERIMENTAL: opt(Text),
+  skills: opt(Schema.Array(NonEmptyText)),
+  initialPrompt: opt(Text),
+  maxTurns: opt(PositiveInt),
+  autoCompactWindow: opt(PositiveInt),
+  background: opt(Schema.Boolean),
+  omitClaudeMd: opt(Schema.Boolean),
+  memory: opt(SettingSource),
+  effort: opt(Schema.Union(EffortLevel, Schema.Int)),
+  permissionMode: opt(PermissionMode),
+  observer: opt(Text),
+  observerMessage: opt(Text)
+}, Rest).annotations({ identifier: "AgentDefinition" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type AgentDefinition = typeof AgentDefinition.Type
+
+/**
+ * A local plugin directory (or `.zip`).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const PluginConfig = Schema.Struct({
+  type: Schema.Literal("local"),
+  path: NonEmptyText,
+  /** Load skills/hooks/agents/commands but not the plugin's own MCP servers. */
+  skipMcpDiscovery: opt(Schema.Boolean)
+}).annotations({ identifier: "PluginConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type PluginConfig = typeof PluginConfig.Type
+
+/**
+ * The system prompt: a custom prompt (a string, or blocks), the same with
+ * `snapshot` control, or Claude Code's own prompt (`preset: "claude_code"`)
+ * with an optional `append`.
+ *
+ * When no `systemPrompt` is given the session runs with the minimal SDK
+ * prompt, as with the official SDK; use the preset to get Claude Code's.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SystemPrompt = Schema.Union(
+  Text,
+  Schema.Array(Text),
+  Schema.Struct({
+    type: Schema.Literal("custom"),
+    prompt: Schema.Union(Text, Schema.Array(Text)),
+    snapshot: opt(Schema.Boolean)
+  }).annotations({ identifier: "CustomSystemPrompt" }),
+  Schema.Struct({
+    type: Schema.Literal("preset"),
+    preset: Schema.Literal("claude_code"),
+    append: opt(Text),
+    excludeDynamicSections: opt(Schema.Boolean),
+    snapshot: opt(Schema.Boolean)
+  }).annotations({ identifier: "PresetSystemPrompt" })
+).annotations({ identifier: "SystemPrompt" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SystemPrompt = typeof SystemPrompt.Type
+
+const ThinkingDisplay = Schema.Literal("summarized", "omitted")
+
+/**
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const ThinkingConfig = Schema.Union(
+  Schema.Struct({ type: Schema.Literal("adaptive"), display: opt(ThinkingDisplay) }),
+  Schema.Struct({ type: Schema.Literal("enabled"), budgetTokens: opt(PositiveInt), display: opt(ThinkingDisplay) }),
+  Schema.Struct({ type: Schema.Literal("disabled") })
+).annotations({ identifier: "ThinkingConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type ThinkingConfig = typeof ThinkingConfig.Type
+
+/**
+ * The base set of built-in tools: names (`[]` for none) or the default set.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const ToolsOption = Schema.Union(
+  Schema.Array(NonEmptyText),
+  Schema.Struct({ type: Schema.Literal("preset"), preset: Schema.Literal("claude_code") })
+).annotations({ identifier: "ToolsOption" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type ToolsOption = typeof ToolsOption.Type
+
+/**
+ * Structured output: the final answer must match `schema` (a JSON Schema).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const OutputFormat = Schema.Struct({
+  type: Schema.Literal("json_schema"),
+  schema: Schema.Record({ key: Schema.String, value: Schema.Unknown })
+}).annotations({ identifier: "OutputFormat" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type OutputFormat = typeof OutputFormat.Type
+
+/**
+ * Settings for the CLI's "flag settings" layer: a settings file path, a JSON
+ * string, or a settings object.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SettingsOption = Schema.Union(NonEmptyText, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
+  .annotations({ identifier: "SettingsOption" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SettingsOption = typeof SettingsOption.Type
+
+/**
+ * Per-tool configuration of built-in tools.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const ToolConfig = Schema.Struct({
+  askUserQuestion: opt(Schema.Struct({ previewFormat: opt(Schema.Literal("markdown", "html")) }))
+}).annotations({ identifier: "ToolConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type ToolConfig = typeof ToolConfig.Type
+
+const SkillName = Schema.String.pipe(
+  Schema.filter((s) => {
+    if (s.trim().length === 0) return "must not be empty"
+    if (s !== s.trim()) return "must not have leading or trailing whitespace"
+    // eslint-disable-next-line no-control-regex
+    if (/[(),\u0000-\u001f\u007f-\u009f]/.test(s)) return "must not contain parentheses, commas or control characters"
+    if (s === "*") return "use skills: \"all\" to enable every skill"
+    if (s.endsWith(":*") || s.endsWith(" *")) return "must not be a wildcard; list each skill by name"
+    if (s.startsWith("/")) return "must be the skill's name, without the leading \"/\""
+    return true
+  }, { identifier: "SkillName" })
+)
+
+/**
+ * Skills to enable: `"all"` or a list of skill names (`plugin:skill` for
+ * plugin skills).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SkillsOption = Schema.Union(Schema.Literal("all"), Schema.Array(SkillName)).annotations({
+  identifier: "SkillsOption"
+})
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SkillsOption = typeof SkillsOption.Type
+
+const EnvValue = Schema.String.pipe(
+  Schema.filter((s) => !s.includes("\u0000") || "must not contain a NUL character", { identifier: "EnvValue" })
+)
+
+// Keys of these records are checked after decoding, with messages of their own (see validate).
+const EnvRecord = Schema.Record({ key: Schema.String, value: Schema.UndefinedOr(EnvValue) }).annotations({
+  identifier: "Record<string, string | undefined>"
+})
+
+const ExtraArgs = Schema.Record({ key: Schema.String, value: Schema.NullOr(Text) }).annotations({
+  identifier: "Record<string, string | null>"
+})
+
+// -----------------------------------------------------------------------------
+// Options
+// -----------------------------------------------------------------------------
+
+/**
+ * The options of a query or session. Every field is optional (and exact: a
+ * field is either absent or holds a value, never `undefined`).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const Options = Schema.Struct({
+  // --- model and budget -------------------------------------------------------
+  /** Model alias (`haiku`, `sonnet`, `opus`, ...) or full model id. Flag `--model`. */
+  model: opt(NonEmptyText),
+  /** Model(s) to fall back to (comma-separated, in order). Flag `--fallback-model`. Must differ from `model`. */
+  fallbackModel: opt(NonEmptyText),
+  /** Effort level. Flag `--effort`. */
+  effort: opt(EffortLevel),
+  /** Thinking behaviour; takes precedence over `maxThinkingTokens`. Flags `--thinking`, `--max-thinking-tokens`, `--thinking-display`. */
+  thinking: opt(ThinkingConfig),
+  /** Deprecated in the official SDK in favour of `thinking`: `0` disables thinking. Flag `--max-thinking-tokens`. */
+  maxThinkingTokens: opt(Schema.NonNegativeInt),
+  /** Maximum number of turns (API round trips). Flag `--max-turns`. */
+  maxTurns: opt(PositiveInt),
+  /** Maximum spend in USD. Flag `--max-budget-usd`. */
+  maxBudgetUsd: opt(Schema.Number.pipe(Schema.positive(), Schema.finite())),
+  /** API-side task budget in tokens. Flag `--task-budget`. */
+  taskBudget: opt(Schema.Struct({ total: PositiveInt })),
+  /** Beta headers (e.g. `context-1m-2025-08-07`). Flag `--betas`. */
+  betas: opt(Schema.Array(NonEmptyText)),
+
+  // --- permissions and tools --------------------------------------------------
+  /** Starting permission mode. Flag `--permission-mode`. `bypassPermissions` needs `allowDangerouslySkipPermissions`. */
+  permissionMode: opt(PermissionMode),
+  /** Allows `bypassPermissions` (at launch or later). Flag `--allow-dangerously-skip-permissions`. */
+  allowDangerouslySkipPermissions: opt(Flag),
+  /** An MCP tool that answers permission prompts. Flag `--permission-prompt-tool`. Not with a `PermissionGate`. */
+  permissionPromptToolName: opt(NonEmptyText),
+  /** Who answers permission prompts: `host` (default) or `none` (deny anything that would prompt). Flag `--permission-prompts`. */
+  permissionPrompts: opt(Schema.Literal("host", "none")),
+  /** Tools (or rules such as `Bash(git *)`) allowed without asking. Flag `--allowedTools`. */
+  allowedTools: opt(Schema.Array(NonEmptyText)),
+  /** Tools removed from the model's context. Flag `--disallowedTools`. */
+  disallowedTools: opt(Schema.Array(NonEmptyText)),
+  /** The base set of built-in tools. Flag `--tools`. */
+  tools: opt(ToolsOption),
+  /** Tool-name aliases applied before name resolution. Initialize field `toolAliases`. */
+  toolAliases: opt(Schema.Record({ key: Schema.String, value: NonEmptyText })),
+  /** Skills to enable: adds `Skill`/`Skill(name)` to `--allowedTools` and, for a list, initialize field `skills`. */
+  skills: opt(SkillsOption),
+  /** Per-tool configuration of built-in tools. Environment (`CLAUDE_CODE_QUESTION_PREVIEW_FORMAT`). */
+  toolConfig: opt(ToolConfig),
+
+  // --- prompts and output -----------------------------------------------------
+  /** The system prompt. Initialize fields `systemPrompt`, `appendSystemPrompt`, `excludeDynamicSections`, `systemPromptSnapshot`. */
+  systemPrompt: opt(SystemPrompt),
+  /** Text appended to the system prompt (to Claude Code's own when `systemPrompt` is absent). Initialize field `appendSystemPrompt`. */
+  appendSystemPrompt: opt(Text),
+  /** Replaces the workflow body of the plan-mode reminder. Initialize field `planModeInstructions`. */
+  planModeInstructions: opt(Text),
+  /** Structured output. Initialize field `jsonSchema`. */
+  outputFormat: opt(OutputFormat),
+  /** Custom subagents. Initialize field `agents`. */
+  agents: opt(Schema.Record({ key: Schema.String, value: AgentDefinition })),
+  /** The agent that runs the main thread. Flag `--agent`. */
+  agent: opt(NonEmptyText),
+  /** Title of a new session. Initialize field `title`. */
+  title: opt(Text),
+  /** Emit a `prompt_suggestion` after each turn. Initialize field `promptSuggestions`. */
+  promptSuggestions: opt(Flag),
+  /** Periodic AI-generated progress summaries of running subagents. Initialize field `agentProgressSummaries`. */
+  agentProgressSummaries: opt(Flag),
+  /** Forward subagent text and thinking blocks. Initialize field `forwardSubagentText`. */
+  forwardSubagentText: opt(Flag),
+  /** Declares that the host stops background tasks one by one (`stop_task`). Initialize field `perTaskStopAffordance`. */
+  perTaskStopAffordance: opt(Flag),
+
+  // --- stream contents --------------------------------------------------------
+  /** Emit `stream_event` partial messages. Flag `--include-partial-messages`. */
+  includePartialMessages: opt(Flag),
+  /** Emit hook lifecycle messages for every hook event. Flag `--include-hook-events`. */
+  includeHookEvents: opt(Flag),
+
+  // --- sessions ---------------------------------------------------------------
+  /** Resume this session (id or name). Flag `--resume`. */
+  resume: opt(NonEmptyText),
+  /** With `resume`: only resume up to and including this message uuid. Flag `--resume-session-at`. */
+  resumeSessionAt: opt(NonEmptyText),
+  /** With `resumeSessionAt`: the prompt uuid of the turn the truncation drops. Flag `--resume-drops-turn`. */
+  resumeDropsTurn: opt(NonEmptyText),
+  /** Continue the most recent session in `cwd`. Flag `--continue`. */
+  continue: opt(Flag),
+  /** With `resume`/`continue`: fork to a new session id. Flag `--fork-session`. */
+  forkSession: opt(Flag),
+  /** The id (a UUID) of the new session. Flag `--session-id`. */
+  sessionId: opt(Schema.UUID),
+  /** `false`: do not save the session to disk. Flag `--no-session-persistence`. */
+  persistSession: opt(Flag),
+  /** Track file changes so that `rewindFiles` works. Environment (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`). */
+  enableFileCheckpointing: opt(Flag),
+
+  // --- settings, MCP, plugins -------------------------------------------------
+  /** Filesystem settings to load; `[]` loads none. Flag `--setting-sources`. */
+  settingSources: opt(Schema.Array(SettingSource)),
+  /** Settings for the "flag settings" layer: path, JSON string or object. Flag `--settings`. */
+  settings: opt(SettingsOption),
+  /** Policy-tier settings from the parent process. Flag `--managed-settings`. */
+  managedSettings: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  /** MCP servers by name. External ones: flag `--mcp-config` (or initialize field `mcpServers`, see `mcpServersDelivery`). */
+  mcpServers: opt(Schema.Record({ key: Schema.String, value: McpServerConfig })),
+  /** How external `mcpServers` reach the CLI (default `"argv"`). */
+  mcpServersDelivery: opt(Delivery),
+  /** Only use the MCP servers given here. Flag `--strict-mcp-config`. */
+  strictMcpConfig: opt(Flag),
+  /** Local plugins. Flags `--plugin-dir` / `--plugin-dir-no-mcp` (or initialize field `plugins`, see `pluginDelivery`). */
+  plugins: opt(Schema.Array(PluginConfig)),
+  /** How `plugins` reach the CLI (default `"argv"`). */
+  pluginDelivery: opt(Delivery),
+
+  // --- filesystem and process -------------------------------------------------
+  /** Working directory of the CLI (default: the current directory). Runtime. */
+  cwd: opt(NonEmptyText),
+  /** More directories Claude may access. Flag `--add-dir`, repeated. */
+  additionalDirectories: opt(Schema.Array(NonEmptyText)),
+  /** The trusted checkout `cwd` is a worktree of. Flag `--project-config-root`. */
+  projectConfigRoot: opt(NonEmptyText),
+  /** Environment variables, merged over the parent environment (`undefined` removes one). Environment. */
+  env: opt(EnvRecord),
+  /** `true`: the child gets only `env` (plus the SDK's own variables), not the parent environment. Default `false`. */
+  replaceEnv: opt(Flag),
+  /** Path to the `claude` executable (default: located by `CliLocator`). Runtime. */
+  executable: opt(NonEmptyText),
+  /** More CLI flags: `{ "flag-name": "value" }`, `null` for a flag without value. Flags. */
+  extraArgs: opt(ExtraArgs),
+  /** Debug logging. Flag `--debug`. */
+  debug: opt(Flag),
+  /** Write debug logs to this file (implies `debug`). Flag `--debug-file`. */
+  debugFile: opt(NonEmptyText),
+
+  // --- the SDK's own limits (runtime) -----------------------------------------
+  /** How long an SDK → CLI control request may wait for its answer (default 30 s). */
+  controlTimeout: opt(Timeout),
+  /** How long the `initialize` request may wait for its answer; SessionStart hooks run first (default 60 s). */
+  initializeTimeout: opt(Timeout),
+  /** How long a hook handler may run before the fallback answers (default 60 s). */
+  hookTimeout: opt(Timeout),
+  /** How long a permission handler may run before the fallback (deny) answers (default 60 s). */
+  permissionTimeout: opt(Timeout),
+  /** How long closing waits for the CLI to exit after stdin ends, before SIGTERM (default 5 s). */
+  closeGracePeriod: opt(GracePeriod),
+  /** The longest stdout line accepted, a guard against runaway output (default 256 MiB). */
+  maxLineBytes: opt(PositiveInt)
+}).annotations({ identifier: "ClaudeOptions" })
+
+/**
+ * The decoded options (durations are `Duration`s).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Options extends Schema.Schema.Type<typeof Options> {}
+
+/**
+ * The options as a caller writes them (durations may be numbers of
+ * milliseconds).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface OptionsInput extends Schema.Schema.Encoded<typeof Options> {}
+
+// -----------------------------------------------------------------------------
+// routes and defaults
+// -----------------------------------------------------------------------------
+
+/**
+ * Where an option goes: a CLI flag, a field of the `initialize` request, the
+ * child's environment, or the SDK runtime itself.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type Route = "flag" | "initialize" | "env" | "runtime"
+
+/**
+ * The route(s) of each option. Every option takes exactly one route, with
+ * documented exceptions: `mcpServers` and `plugins` take one of two depending
+ * on `mcpServersDelivery` / `pluginDelivery` (which therefore touch both: they
+ * move the servers or plugins, adding `--await-initialize`), and `skills`
+ * takes both (allow rules on `--allowedTools` and the `skills` filter in
+ * `initialize`), as in the official SDK. No value is ever sent twice.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } = mapping.routes
+
+/**
+ * The defaults of the runtime options.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const defaults: {
+  readonly controlTimeout: Duration.Duration
+  readonly initializeTimeout: Duration.Duration
+  readonly hookTimeout: Duration.Duration
+  readonly permissionTimeout: Duration.Duration
+  readonly closeGracePeriod: Duration.Duration
+  readonly maxLineBytes: number
+} = {
+  controlTimeout: Duration.seconds(30),
+  initializeTimeout: Duration.seconds(60),
+  hookTimeout: Duration.seconds(60),
+  permissionTimeout: Duration.seconds(60),
+  closeGracePeriod: Duration.seconds(5),
+  maxLineBytes: 256 * 1024 * 1024
+}
+
+/**
+ * The options the SDK runtime reads itself, with defaults applied.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RuntimeSettings {
+  /** An explicit path to the executable, or `undefined` to locate it. */
+  readonly executable: string | undefined
+  /** The working directory, or `undefined` for the current one. */
+  readonly cwd: string | undefined
+  readonly controlTimeout: Duration.Duration
+  readonly initializeTimeout: Duration.Duration
+  readonly hookTimeout: Duration.Duration
+  readonly permissionTimeout: Duration.Duration
+  readonly closeGracePeriod: Duration.Duration
+  readonly maxLineBytes: number
+}
+
+/**
+ * The runtime options with {@link defaults} applied.
+ *
+ * @since 0.1.0
+ * @category Accessors
+ */
+export const runtimeSettings = (options: Options): RuntimeSettings => ({
+  executable: options.executable,
+  cwd: options.cwd,
+  controlTimeout: options.controlTimeout ?? defaults.controlTimeout,
+  initializeTimeout: options.initializeTimeout ?? defaults.initializeTimeout,
+  hookTimeout: options.hookTimeout ?? defaults.hookTimeout,
+  permissionTimeout: options.permissionTimeout ?? defaults.permissionTimeout,
+  closeGracePeriod: options.closeGracePeriod ?? defaults.closeGracePeriod,
+  maxLineBytes: options.maxLineBytes ?? defaults.maxLineBytes
+})
+
+// -----------------------------------------------------------------------------
+// decoding and validation
+// -----------------------------------------------------------------------------
+
+const decodeEither = Schema.decodeUnknownEither(Options, { errors: "all", onExcessProperty: "error" })
+
+/**
+ * What the runtime adds to the options, for the checks that depend on it.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface ValidateContext {
+  /** A `PermissionGate` is present: the CLI gets `--permission-prompt-tool stdio`. */
+  readonly permissionPromptTool?: boolean | undefined
+}
+
+/**
+ * Checks decoded options for values that are wrong together (`Conflict`) or
+ * that cannot be sent to the CLI (`InvalidOptions`: values that are not JSON,
+ * reserved `extraArgs`). Use it on the result of {@link merge}.
+ *
+ * Messages name the option path and never contain environment values.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
+export const validate = (options: Options, context?: ValidateContext): Effect.Effect<Options, OptionsError> =>
+  Effect.suspend(() => {
+    const invalid = validation.invalidValues(options)
+    if (invalid.length > 0) {
+      return Effect.fail(new OptionsError({ reason: "InvalidOptions", detail: invalid.join("; ") }))
+    }
+    const conflicts = validation.conflicts(options, context?.permissionPromptTool === true)
+    if (conflicts.length > 0) {
+      return Effect.fail(new OptionsError({ reason: "Conflict", detail: conflicts.join("; ") }))
+    }
+    return Effect.succeed(options)
+  })
+
+const decodeFields = (input: unknown): Effect.Effect<Options, OptionsError> =>
+  Effect.suspend(() => {
+    let result: Either.Either<Options, { readonly issue: Parameters<typeof formatIssue>[0] }>
+    try {
+      result = decodeEither(input)
+    } catch (cause) {
+      return Effect.fail(
+        new OptionsError({
+          reason: "InvalidOptions",
+          detail: "the options could not be read (a getter or proxy threw while decoding them)",
+          cause
+        })
+      )
+    }
+    if (Either.isLeft(result)) {
+      return Effect.fail(
+        new OptionsError({ reason: "InvalidOptions", detail: formatIssue(result.left.issue).join("; ") })
+      )
+    }
+    const invalid = validation.invalidValues(result.right)
+    return invalid.length > 0
+      ? Effect.fail(new OptionsError({ reason: "InvalidOptions", detail: invalid.join("; ") }))
+      : Effect.succeed(result.right)
+  })
+
+/**
+ * Decodes options from unknown input, then {@link validate}s them. Unknown
+ * option names are errors (with a suggestion for a near miss). The error's
+ * detail lists every problem as `path: message`; values under `env`,
+ * `headers`, `args`, `extraArgs`, `settings` or a secret-looking key are never
+ * shown. Decoding is synchronous and cannot hang (cyclic input is reported,
+ * not walked forever).
+ *
+ * @since 0.1.0
+ * @category Decoding
+ */
+export const decode = (input: unknown, context?: ValidateContext): Effect.Effect<Options, OptionsError> =>
+  Effect.flatMap(decodeFields(input), (options) => validate(options, context))
+
+/**
+ * Decodes one layer of options (the defaults of `ClaudeCode.layer`, or the
+ * options of one call) like {@link decode}, but without the checks across
+ * options (`Conflict`), which only make sense once the layers are combined:
+ * `validate(merge(defaults, overrides), context)`.
+ *
+ * @since 0.1.0
+ * @category Decoding
+ */
+export const decodePartial: (input: unknown) => Effect.Effect<Options, OptionsError> = decodeFields
+
+// -----------------------------------------------------------------------------
+// merging
+// -----------------------------------------------------------------------------
+
+/**
+ * Layers `defaults` (from `ClaudeCode.layer(config)`) under per-call
+ * `overrides`:
+ *
+ * - a field set in `overrides` wins;
+ * - the records `env`, `mcpServers`, `agents`, `extraArgs` and `toolAliases`
+ *   merge key by key (an `env` key set to `undefined` in `overrides` removes
+ *   the inherited value);
+ * - arrays and other objects from `overrides` replace;
+ * - options that only make sense together are taken as a group: when
+ *   `overrides` sets any of `continue`/`resume`/`sessionId`/`forkSession`/
+ *   `resumeSessionAt`/`resumeDropsTurn`, or `systemPrompt`/`appendSystemPrompt`,
+ *   or `thinking`/`maxThinkingTokens`, or `debug`/`debugFile`, none of that
+ *   group is taken from `defaults`.
+ *
+ * Run {@link validate} on the result.
+ *
+ * @since 0.1.0
+ * @category Combinators
+ */
+export const merge = (defaults: Options, overrides: Options): Options => mapping.merge(defaults, overrides)
+
+// -----------------------------------------------------------------------------
+// the routes
+// -----------------------------------------------------------------------------
+
+/**
+ * The base arguments every CLI process gets.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const baseArgs: ReadonlyArray<string> = mapping.baseArgs
+
+/**
+ * The CLI arguments for the options: {@link baseArgs}, then one flag per
+ * flag-routed option, in the order the official SDK uses, as `--flag=value`
+ * (so that a value starting with `-` is never read as a flag). JSON payloads
+ * (`--mcp-config`, `--settings`, `--managed-settings`) and `extraArgs` are
+ * separate arguments unless the value starts with `-`.
+ *
+ * `permissionPromptTool: true` (a `PermissionGate` is present) adds
+ * `--permission-prompt-tool=stdio`; it then wins over
+ * `permissionPromptToolName` (which {@link validate} reports as a conflict).
+ * Only external MCP servers (see {@link isExternalMcpServer}) go to
+ * `--mcp-config`.
+ *
+ * @since 0.1.0
+ * @category Routes
+ */
+export const toCliArgs = (
+  options: Options,
+  context: { readonly permissionPromptTool: boolean }
+): ReadonlyArray<string> => mapping.toCliArgs(options, context)
+
+/**
+ * The fields of the `initialize` request, field names as on the wire.
+ * `hooks` and the SDK MCP server fields are added by the runtime.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface InitializeFields {
+  readonly systemPrompt?: ReadonlyArray<string>
+  readonly appendSystemPrompt?: string
+  readonly excludeDynamicSections?: boolean
+  readonly systemPromptSnapshot?: boolean
+  readonly planModeInstructions?: string
+  readonly jsonSchema?: { readonly [key: string]: unknown }
+  readonly agents?: { readonly [name: string]: AgentDefinition }
+  readonly title?: string
+  readonly promptSuggestions?: boolean
+  readonly agentProgressSummaries?: boolean
+  readonly forwardSubagentText?: boolean
+  readonly perTaskStopAffordance?: boolean
+  readonly toolAliases?: { readonly [alias: string]: string }
+  readonly skills?: ReadonlyArray<string>
+  readonly mcpServers?: { readonly [name: string]: McpExternalServerConfig }
+  readonly plugins?: ReadonlyArray<PluginConfig>
+}
+
+/**
+ * The `initialize` request fields for the options (only those that are set):
+ * the system prompt (as blocks; `[""]`, the minimal SDK prompt, when neither
+ * `systemPrompt` nor `appendSystemPrompt` is given, as the official SDK does),
+ * `appendSystemPrompt`, `agents`, `jsonSchema` (from `outputFormat`), `title`,
+ * `promptSuggestions`, and the other initialize-routed options; external MCP
+ * servers and plugins when their delivery is `"initialize"`.
+ *
+ * @since 0.1.0
+ * @category Routes
+ */
+export const toInitializeFields = (options: Options): InitializeFields => mapping.toInitializeFields(options)
+
+/**
+ * The complete environment of the CLI process:
+ *
+ * 1. the parent environment (without `DEBUG`, which would switch on the CLI's
+ *    debug mode), unless `replaceEnv` is `true`;
+ * 2. `options.env` over it (`undefined` values remove a variable);
+ * 3. `CLAUDE_CODE_ENTRYPOINT=sdk-ts` unless `options.env` sets it (the CLI's
+ *    SDK entrypoint: this SDK speaks the TypeScript SDK's protocol);
+ *    `CLAUDE_CODE_SDK_READS_SESSION_STATE=1` unless set (turns on
+ *    `system/session_state_changed`, as the official SDK always does);
+ *    `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true` with
+ *    `enableFileCheckpointing` (needed by `rewind_files`);
+ *    `CLAUDE_CODE_QUESTION_PREVIEW_FORMAT` from `toolConfig`;
+ * 4. `NODE_OPTIONS` removed; `undefined` values dropped.
+ *
+ * `CLAUDE_AGENT_SDK_VERSION` is not set: it names the official package's
+ * version, which this SDK is not.
+ *
+ * @since 0.1.0
+ * @category Routes
+ */
+export const toEnv = (
+  options: Options,
+  parentEnv: Readonly<Record<string, string | undefined>>
+): Record<string, string> => mapping.toEnv(options, parentEnv)
+
+// -----------------------------------------------------------------------------
+// secrets
+// -----------------------------------------------------------------------------
+
+/**
+ * Whether an environment variable (or JSON key, or flag) name looks like it
+ * holds a secret: API keys, tokens, secrets, passwords, credentials, auth,
+ * cookies, private/access keys, connection strings. Used to keep values out of
+ * logs and errors; it errs on the side of hiding.
+ *
+ * @since 0.1.0
+ * @category Secrets
+ */
+export const isSecretEnvKey: (key: string) => boolean = secrets.isSecretEnvKey
+
+/**
+ * A copy of an environment fit for logs: the value of every
+ * {@link isSecretEnvKey} variable replaced by `"<redacted>"`, `undefined`
+ * values dropped.
+ *
+ * @since 0.1.0
+ * @category Secrets
+ */
+export const redactEnv: (env: Readonly<Record<string, string | undefined>>) => Record<string, string> =
+  secrets.redactEnv
+
+/**
+ * A copy of CLI arguments fit for logs: JSON payloads (`--mcp-config`,
+ * `--settings`, ...) with the values of `env`/`headers` blocks and of
+ * secret-looking keys hidden, and the value of secret-looking flags
+ * (`--api-key=...`, `--token x`) hidden.
+ *
+ * @since 0.1.0
+ * @category Secrets
+ */
+export const redactArgs = (args: ReadonlyArray<string>): Array<string> => secrets.redactArgList(args) as Array<string>

@@ -1,0 +1,380 @@
+/**
+ * The control-protocol router. One reader fiber decodes every stdout line and
+ * routes it: SDK messages to an unbounded mailbox (control traffic must never
+ * wait behind a slow consumer), control responses to the pending request with
+ * the same id, inbound control requests to a fiber of their own (cancellable
+ * by `control_cancel_request`), keep-alives nowhere.
+ *
+ * The router knows framing and correlation only. What to answer is decided by
+ * the {@link InboundHandler}s it is given, one per inbound subtype.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FiberMap from "effect/FiberMap"
+import * as Layer from "effect/Layer"
+import * as Mailbox from "effect/Mailbox"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } from "./ClaudeError.js"
+import { CliProcess, type ExitStatus } from "./CliProcess.js"
+import * as Protocol from "./Protocol.js"
+
+/**
+ * @since 0.1.0
+ * @category Tags
+ */
+export class ControlRouter extends Context.Tag("@claude-effect/sdk/ControlRouter")<
+  ControlRouter,
+  ControlRouter.Service
+>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace ControlRouter {
+  /**
+   * @since 0.1.0
+   * @category Models
+   */
+  export interface Service {
+    /**
+     * Every SDK message the CLI writes, in order. Ends when the CLI exits
+     * cleanly; fails with `CliExitError` when it dies, or with the
+     * `ProtocolError` of a line that broke the framing guard.
+     */
+    readonly messages: Mailbox.ReadonlyMailbox<Protocol.Message, CliExitError | ProtocolError>
+    /** Writes one message to the CLI's stdin, validated by the stdin Schema first. */
+    readonly send: (message: Protocol.StdinMessage) => Effect.Effect<void, ProtocolError | CliExitError>
+    /**
+     * Sends a control request and waits for its response body (`undefined`
+     * when the CLI sent none).
+     */
+    readonly request: (
+      request: Protocol.OutboundControlRequestPayload,
+      options?: { readonly timeout?: Duration.DurationInput | undefined }
+    ) => Effect.Effect<unknown, ControlError | ControlTimeoutError>
+    /** How many of the SDK's control requests await a response. */
+    readonly pendingRequests: Effect.Effect<number>
+    /** How many inbound control requests are being handled. */
+    readonly activeHandlers: Effect.Effect<number>
+    /** Counters of what the reader saw. */
+    readonly stats: Effect.Effect<RouterStats>
+    /** Marks the coming exit as requested by the SDK, so it is not reported as a crash. */
+    readonly expectExit: Effect.Effect<void>
+    /** Completes when the reader has finished and the CLI has exited. */
+    readonly done: Effect.Effect<ExitStatus>
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RouterStats {
+  readonly lines: number
+  readonly messages: number
+  readonly unknownMessages: number
+  readonly protocolErrors: number
+  readonly inboundRequests: number
+  readonly cancelled: number
+}
+
+/**
+ * The answer to one kind of inbound control request. A failure becomes an
+ * error reply carrying its message; the handler decides what to do with its
+ * own faults (hooks and permissions turn them into fallbacks before this).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface InboundHandler {
+  readonly subtype: string
+  readonly handle: (
+    request: Protocol.InboundControlRequest,
+    context: InboundContext
+  ) => Effect.Effect<unknown, InboundHandlerError>
+  /**
+   * The answer to a request of this subtype that failed to decode (raw JSON),
+   * or `undefined` for an error reply.
+   */
+  readonly undecodable?: ((raw: unknown) => unknown) | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface InboundContext {
+  readonly requestId: string
+}
+
+/**
+ * @since 0.1.0
+ * @category Errors
+ */
+export class InboundHandlerError extends Error {
+  readonly _tag = "InboundHandlerError"
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface MakeOptions {
+  readonly handlers: ReadonlyArray<InboundHandler>
+  /** Default timeout of outbound control requests (default 30 s). */
+  readonly controlTimeout?: Duration.DurationInput | undefined
+}
+
+let requestCounter = 0
+
+/**
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make: (
+  options: MakeOptions
+) => Effect.Effect<ControlRouter.Service, never, CliProcess | Scope.Scope> = Effect.fnUntraced(
+  function*(options: MakeOptions) {
+    const cli = yield* CliProcess
+    const messages = yield* Mailbox.make<Protocol.Message, CliExitError | ProtocolError>()
+    const pending = new Map<
+      string,
+      { readonly subtype: string; readonly deferred: Deferred.Deferred<unknown, ControlError> }
+    >()
+    const inbound = yield* FiberMap.make<string>()
+    const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
+    const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
+    const done = yield* Deferred.make<ExitStatus>()
+    let exitExpected = false
+    let lastWasResult = false
+    const stats = { lines: 0, messages: 0, unknownMessages: 0, protocolErrors: 0, inboundRequests: 0, cancelled: 0 }
+
+    const send = (message: Protocol.StdinMessage): Effect.Effect<void, ProtocolError | CliExitError> =>
+      Either.match(Protocol.encodeStdinLine(message), {
+        onLeft: (error) => Effect.fail(error),
+        onRight: (line) => cli.writeLine(line)
+      })
+
+    const reply = (requestId: string, outcome: Either.Either<unknown, string>) =>
+      send(
+        Either.isRight(outcome)
+          ? {
+            type: "control_response",
+            response: outcome.right === undefined
+              ? { subtype: "success", request_id: requestId }
+              : { subtype: "success", request_id: requestId, response: outcome.right as any }
+          }
+          : { type: "control_response", response: { subtype: "error", request_id: requestId, error: outcome.left } }
+      ).pipe(
+        Effect.catchAll((error) =>
+          Effect.logWarning("could not answer a control request").pipe(
+            Effect.annotateLogs({ requestId, error: error.message })
+          )
+        )
+      )
+
+    const handleInbound = (envelope: Protocol.ControlRequest) => {
+      const requestId = envelope.request_id
+      const subtype = envelope.request.subtype
+      stats.inboundRequests++
+      const handler = handlers.get(subtype)
+      const answer: Effect.Effect<Either.Either<unknown, string>> = handler === undefined
+        ? Effect.succeed(Either.left(`Unsupported control request subtype: ${subtype}`))
+        : handler.handle(envelope.request, { requestId }).pipe(
+          Effect.map(Either.right),
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("inbound control request handler failed", cause).pipe(
+              Effect.annotateLogs({ requestId, subtype }),
+              Effect.as(Either.left<string>(`${subtype} handler failed`))
+            )
+          )
+        )
+      return FiberMap.run(inbound, requestId, Effect.flatMap(answer, (outcome) => reply(requestId, outcome)))
+    }
+
+    // A control request the Schema rejects still waits for an answer (can_use_tool forever): give the
+    // one that fails closed. Handlers that know the subtype decide what that is.
+    const answerUndecodable = (line: string): Effect.Effect<void> => {
+      let raw: any
+      try {
+        raw = JSON.parse(line)
+      } catch {
+        return Effect.void
+      }
+      if (raw?.type !== "control_request" || typeof raw.request_id !== "string") return Effect.void
+      const subtype = typeof raw.request?.subtype === "string" ? raw.request.subtype : "unknown"
+      const handler = handlers.get(subtype)
+      const fallback = handler?.undecodable?.(raw.request)
+      return reply(
+        raw.request_id,
+        fallback !== undefined ? Either.right(fallback) : Either.left(`the SDK could not read this ${subtype} request`)
+      )
+    }
+
+    const route = (line: string): Effect.Effect<void> => {
+      stats.lines++
+      if (line.length === 0 || line.trim().length === 0) return Effect.void
+      const decoded = Protocol.decodeStdoutLine(line)
+      if (Either.isLeft(decoded)) {
+        stats.protocolErrors++
+        return Effect.logWarning("skipped a stdout line that is not a valid message").pipe(
+          Effect.annotateLogs({ reason: decoded.left.reason, detail: decoded.left.detail, line: decoded.left.line }),
+          Effect.zipRight(answerUndecodable(line))
+        )
+      }
+      const message = decoded.right
+      switch (message.type) {
+        case "control_response": {
+          const response = (message as Protocol.ControlResponse).response
+          const requestId = response.request_id
+          const entry = requestId === undefined ? undefined : pending.get(requestId)
+          if (requestId === undefined || entry === undefined) return Effect.void
+          pending.delete(requestId)
+          return response.subtype === "success"
+            ? Deferred.succeed(entry.deferred, (response as Protocol.ControlSuccess).response)
+            : Deferred.fail(
+              entry.deferred,
+              new ControlError({
+                reason: "ErrorResponse",
+                subtype: entry.subtype,
+                requestId,
+                error: String((response as Protocol.ControlFailure).error),
+                ...((response as Protocol.ControlFailure).error_code !== undefined
+                  ? { errorCode: String((response as Protocol.ControlFailure).error_code) }
+                  : {})
+              })
+            )
+        }
+        case "control_request":
+          return Effect.asVoid(handleInbound(message as Protocol.ControlRequest))
+        case "control_cancel_request":
+          stats.cancelled++
+          return FiberMap.remove(inbound, (message as Protocol.ControlCancelRequest).request_id)
+        case "keep_alive":
+          return Effect.void
+        default: {
+          stats.messages++
+          if (Protocol.isUnknownMessage(message)) stats.unknownMessages++
+          lastWasResult = message.type === "result"
+          return Effect.asVoid(messages.offer(message as Protocol.Message))
+        }
+      }
+    }
+
+    const closeAll = (status: ExitStatus) =>
+      Effect.gen(function*() {
+        for (const [requestId, entry] of pending) {
+          yield* Deferred.fail(
+            entry.deferred,
+            new ControlError({
+              reason: "Closed",
+              subtype: entry.subtype,
+              requestId,
+              error: `the CLI exited (${status.signal ?? `code ${status.code}`}) before answering`
+            })
+          )
+        }
+        pending.clear()
+        yield* FiberMap.clear(inbound)
+      })
+
+    yield* cli.lines.pipe(
+      Stream.runForEach(route),
+      Effect.matchCauseEffect({
+        onFailure: (cause) =>
+          Effect.gen(function*() {
+            // A line broke the framing guard: nothing after it can be trusted.
+            const error = cause._tag === "Fail" ? cause.error : undefined
+            if (error instanceof ProtocolError) yield* messages.fail(error)
+            else yield* messages.failCause(cause as any)
+            const status = yield* cli.shutdown({ gracePeriod: 0 })
+            yield* closeAll(status)
+            yield* Deferred.succeed(done, status)
+          }),
+        onSuccess: () =>
+          Effect.gen(function*() {
+            const status = yield* cli.awaitExit
+            yield* closeAll(status)
+            const clean = exitExpected || status.code === 0 || (status.code === 1 && lastWasResult)
+            if (clean) yield* messages.end
+            else yield* messages.fail(yield* cli.exitError(status))
+            yield* Deferred.succeed(done, status)
+          })
+      }),
+      Effect.forkScoped
+    )
+
+    const request = (
+      payload: Protocol.OutboundControlRequestPayload,
+      requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
+    ) =>
+      Effect.gen(function*() {
+        const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
+        const subtype = payload.subtype
+        if (Option.isSome(yield* Deferred.poll(done))) {
+          return yield* new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
+        }
+        const deferred = yield* Deferred.make<unknown, ControlError>()
+        pending.set(requestId, { subtype, deferred })
+        yield* send({ type: "control_request", request_id: requestId, request: payload } as Protocol.StdinMessage)
+          .pipe(
+            Effect.catchAll((error) =>
+              Effect.suspend(() => {
+                pending.delete(requestId)
+                return new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
+              })
+            )
+          )
+        const timeout = requestOptions?.timeout ?? controlTimeout
+        return yield* Deferred.await(deferred).pipe(
+          Effect.timeoutFail({
+            duration: timeout,
+            onTimeout: () =>
+              new ControlTimeoutError({
+                subtype,
+                requestId,
+                timeoutMillis: Duration.toMillis(Duration.decode(timeout))
+              })
+          }),
+          Effect.tapError((error) =>
+            error._tag === "ControlTimeoutError"
+              ? Effect.suspend(() => {
+                pending.delete(requestId)
+                return Effect.ignore(
+                  send({ type: "control_cancel_request", request_id: requestId } as Protocol.StdinMessage)
+                )
+              })
+              : Effect.void
+          ),
+          Effect.onInterrupt(() => Effect.sync(() => pending.delete(requestId)))
+        )
+      })
+
+    return ControlRouter.of({
+      messages,
+      send,
+      request,
+      pendingRequests: Effect.sync(() => pending.size),
+      activeHandlers: FiberMap.size(inbound),
+      stats: Effect.sync(() => ({ ...stats })),
+      expectExit: Effect.sync(() => {
+        exitExpected = true
+      }),
+      done: Deferred.await(done)
+    })
+  }
+)
+
+/**
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layer = (options: MakeOptions): Layer.Layer<ControlRouter, never, CliProcess> =>
+  Layer.scoped(ControlRouter, make(options))

@@ -1,0 +1,337 @@
+/**
+ * The hooks of one session: every handler contributed by the hook layers in
+ * scope, each with its callback id. It builds the `hooks` map of the
+ * initialize request and answers `hook_callback` requests by running the
+ * handler under its timeout and error recovery: a handler that fails, dies,
+ * outlives its timeout or answers garbage is logged with its cause and
+ * answered with the fallback (deny for PreToolUse and PermissionRequest, `{}`
+ * elsewhere). The session never crashes because a hook did.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { InboundHandler } from "./ControlRouter.js"
+import * as HookResult from "./HookResult.js"
+import {
+  currentHooks,
+  type HookContext,
+  type HookRegistration,
+  registrationsInOrder
+} from "./internal/hookRegistrations.js"
+import * as Protocol from "./Protocol.js"
+
+/**
+ * @since 0.1.0
+ * @category Tags
+ */
+export class HookRegistry extends Context.Tag("@claude-effect/sdk/HookRegistry")<
+  HookRegistry,
+  HookRegistry.Service
+>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace HookRegistry {
+  /**
+   * @since 0.1.0
+   * @category Models
+   */
+  export interface Service {
+    readonly hooks: ReadonlyArray<RegisteredHook>
+    /** The `hooks` field of the initialize request, or undefined when there are none. */
+    readonly initializeHooks: Protocol.InitializeRequest["hooks"] | undefined
+    /** Runs the hook registered under `callbackId`. Never fails. */
+    readonly dispatch: (
+      callbackId: string,
+      input: Protocol.HookInput,
+      context: { readonly requestId: string; readonly toolUseId: string | undefined }
+    ) => Effect.Effect<DispatchOutcome>
+    /** The router's handler for `hook_callback`. */
+    readonly inboundHandler: InboundHandler
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RegisteredHook extends HookRegistration {
+  readonly callbackId: string
+  readonly timeoutMillis: number
+}
+
+/**
+ * How a dispatch went: the output sent, and when the fallback was used, why.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface DispatchOutcome {
+  readonly output: Protocol.SyncHookOutput
+  readonly decision: Decision
+  readonly fallback: FallbackReason | undefined
+  readonly durationMillis: number
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type Decision = "allow" | "deny" | "ask" | "defer" | "block" | "halt" | "context" | "rewrite" | "empty" | "other"
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type FallbackReason = "timeout" | "failure" | "defect" | "invalid_output" | "unknown_callback"
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface MakeOptions {
+  /** The timeout of hooks that set none (default 60 s). */
+  readonly defaultTimeout?: Duration.DurationInput | undefined
+}
+
+type HookMatcherConfig = NonNullable<Protocol.InitializeRequest["hooks"]>[string][number]
+
+const DEFAULT_TIMEOUT = Duration.seconds(60)
+
+// The CLI's own per-matcher timeout sits above ours, so that our fallback is what answers.
+const CLI_TIMEOUT_MARGIN_SECONDS = 5
+
+/**
+ * Whether a matcher selects a value, with the CLI's rules: empty or `*`
+ * selects everything; a plain name or `A|B` list selects exact names; anything
+ * else is an unanchored, case-sensitive regular expression.
+ *
+ * @since 0.1.0
+ * @category Matching
+ */
+export const matches = (matcher: string | undefined, value: string | undefined): boolean => {
+  if (matcher === undefined || matcher === "" || matcher === "*") return true
+  if (value === undefined) return false
+  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split("|").includes(value)
+  try {
+    return new RegExp(matcher).test(value)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The value a matcher is compared with for an input: the tool name for tool
+ * events, the source, trigger, reason, type or agent type for the others.
+ *
+ * @since 0.1.0
+ * @category Matching
+ */
+export const matchValue = (input: Protocol.HookInput): string | undefined => {
+  const record = input as Record<string, unknown>
+  const field = (name: string) => typeof record[name] === "string" ? record[name] as string : undefined
+  switch (input.hook_event_name) {
+    case "SessionStart":
+      return field("source")
+    case "SessionEnd":
+      return field("reason")
+    case "PreCompact":
+    case "PostCompact":
+      return field("trigger")
+    case "Notification":
+      return field("notification_type")
+    case "SubagentStart":
+    case "SubagentStop":
+      return field("agent_type")
+    default:
+      return field("tool_name")
+  }
+}
+
+const decisionOf = (output: Protocol.SyncHookOutput): Decision => {
+  const o = output as Record<string, any>
+  if (o.continue === false) return "halt"
+  const specific = o.hookSpecificOutput as Record<string, any> | undefined
+  if (specific?.permissionDecision !== undefined) return specific.permissionDecision as Decision
+  if (specific?.decision?.behavior === "allow") return specific.decision.updatedInput ? "rewrite" : "allow"
+  if (specific?.decision?.behavior === "deny") return "deny"
+  if (o.decision === "block") return "block"
+  if (o.decision === "approve") return "allow"
+  if (specific?.updatedInput !== undefined) return "rewrite"
+  if (specific?.additionalContext !== undefined) return "context"
+  return Object.keys(o).length === 0 ? "empty" : "other"
+}
+
+const validateSyncOutput = Schema.validateEither(Protocol.SyncHookOutput, { onExcessProperty: "preserve" })
+
+// An output whose hookEventName names another event makes the CLI fail the tool call with an
+// opaque error: catch it here, where the fallback can say why.
+const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
+  const valid = validateSyncOutput(output)
+  if (Either.isLeft(valid)) return Either.left(ParseResult.TreeFormatter.formatErrorSync(valid.left))
+  const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
+    .hookSpecificOutput
+  if (specific !== undefined && specific.hookEventName !== event) {
+    return Either.left(`hookSpecificOutput.hookEventName is ${String(specific.hookEventName)}, not ${event}`)
+  }
+  return Either.right(valid.right)
+}
+
+/**
+ * Runs one hook under its timeout and error recovery. Shared by sessions,
+ * `HookTest` and command hooks, so that all three answer alike.
+ *
+ * @since 0.1.0
+ * @category Dispatch
+ */
+export const dispatchHook = (
+  hook: RegisteredHook,
+  input: Protocol.HookInput,
+  context: HookContext
+): Effect.Effect<DispatchOutcome> =>
+  Effect.suspend(() => {
+    const started = Date.now()
+    const done = (output: Protocol.SyncHookOutput, fallback: FallbackReason | undefined): DispatchOutcome => ({
+      output,
+      decision: decisionOf(output),
+      fallback,
+      durationMillis: Date.now() - started
+    })
+    const fallbackWith = (reason: FallbackReason, cause: Cause.Cause<unknown> | string) =>
+      Effect.logWarning(`hook "${hook.name}" fell back (${reason})`, cause).pipe(
+        Effect.annotateLogs({
+          event: hook.event,
+          callbackId: hook.callbackId,
+          requestId: context.requestId,
+          ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
+        }),
+        Effect.as(done(HookResult.fallbackOutput(hook.event, reason), reason))
+      )
+    return hook.handler(input, context).pipe(
+      // Answer at the deadline; the handler's interruption completes in the background.
+      Effect.disconnect,
+      Effect.timeoutFail({
+        duration: Duration.millis(hook.timeoutMillis),
+        onTimeout: () => new HookTimeout()
+      }),
+      Effect.matchCauseEffect({
+        onFailure: (cause) =>
+          Cause.isFailType(cause) && cause.error instanceof HookTimeout
+            ? fallbackWith("timeout", `timed out after ${hook.timeoutMillis} ms`)
+            : fallbackWith(Cause.isFailure(cause) ? "failure" : "defect", cause),
+        onSuccess: (answer) => {
+          const output = answer === undefined || answer === null
+            ? {}
+            : HookResult.isHookResult(answer)
+            ? HookResult.toOutput(hook.event, answer)
+            : answer
+          const valid = validateOutput(hook.event, output)
+          return Either.isRight(valid)
+            ? Effect.succeed(done(valid.right, undefined))
+            : fallbackWith("invalid_output", valid.left)
+        }
+      })
+    )
+  })
+
+class HookTimeout {
+  readonly _tag = "HookTimeout"
+}
+
+/**
+ * Registers the given hooks, numbering their callback ids.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const fromRegistrations = (
+  registrations: ReadonlyArray<HookRegistration>,
+  options?: MakeOptions
+): HookRegistry.Service => {
+  const defaultMillis = Duration.toMillis(Duration.decode(options?.defaultTimeout ?? DEFAULT_TIMEOUT))
+  const hooks: ReadonlyArray<RegisteredHook> = registrations.map((registration, index) => ({
+    ...registration,
+    callbackId: `hook_${index}_${registration.event}`,
+    timeoutMillis: registration.timeout !== undefined
+      ? Duration.toMillis(Duration.decode(registration.timeout))
+      : defaultMillis
+  }))
+  const byId = new Map(hooks.map((hook) => [hook.callbackId, hook] as const))
+
+  let initializeHooks: Record<string, Array<HookMatcherConfig>> | undefined
+  for (const hook of hooks) {
+    initializeHooks ??= {}
+    const seconds = Number.isFinite(hook.timeoutMillis)
+      ? Math.ceil(hook.timeoutMillis / 1000) + CLI_TIMEOUT_MARGIN_SECONDS
+      : undefined
+    const entry: HookMatcherConfig = {
+      ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+      hookCallbackIds: [hook.callbackId],
+      ...(seconds !== undefined ? { timeout: seconds } : {}),
+      // Should an answer ever fail to reach the CLI, a permission event still fails closed.
+      ...(HookResult.permissionEvents.has(hook.event) ? { onFailure: "block" as const } : {})
+    }
+    ;(initializeHooks[hook.event] ??= []).push(entry)
+  }
+
+  const dispatch: HookRegistry.Service["dispatch"] = (callbackId, input, context) => {
+    const hook = byId.get(callbackId)
+    if (hook === undefined) {
+      const event = input.hook_event_name
+      return Effect.logWarning(`hook_callback for an unknown callback id "${callbackId}"`).pipe(
+        Effect.as<DispatchOutcome>({
+          output: HookResult.fallbackOutput(event, "unknown callback id"),
+          decision: HookResult.permissionEvents.has(event) ? "deny" : "empty",
+          fallback: "unknown_callback",
+          durationMillis: 0
+        })
+      )
+    }
+    return dispatchHook(hook, input, { event: hook.event, callbackId, ...context })
+  }
+
+  return HookRegistry.of({
+    hooks,
+    initializeHooks: initializeHooks as Protocol.InitializeRequest["hooks"] | undefined,
+    dispatch,
+    inboundHandler: {
+      subtype: "hook_callback",
+      // An error reply would mean "no opinion" (the tool runs): answer the event's fallback instead.
+      undecodable: (raw) => {
+        const event = (raw as { input?: { hook_event_name?: unknown } })?.input?.hook_event_name
+        return HookResult.fallbackOutput(typeof event === "string" ? event : "PreToolUse", "undecodable input")
+      },
+      handle: (request, { requestId }) => {
+        const call = request as Protocol.HookCallbackRequest
+        return Effect.map(
+          dispatch(call.callback_id, call.input, { requestId, toolUseId: call.tool_use_id ?? undefined }),
+          (outcome) => outcome.output
+        )
+      }
+    }
+  })
+}
+
+/**
+ * Collects the hooks of every hook layer in scope.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make = (options?: MakeOptions): Effect.Effect<HookRegistry.Service> =>
+  Effect.map(FiberRef.get(currentHooks), (hooks) => fromRegistrations(registrationsInOrder(hooks), options))
+
+/**
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layer = (options?: MakeOptions): Layer.Layer<HookRegistry> => Layer.effect(HookRegistry, make(options))

@@ -1,0 +1,196 @@
+/**
+ * The permission gate answers the CLI's `can_use_tool` questions. Its
+ * presence adds `--permission-prompt-tool stdio`; without it the CLI decides
+ * alone (and denies what would need asking). The handler runs under a timeout
+ * and error recovery: whatever goes wrong — a failure, a defect, a timeout, an
+ * answer that is not a valid permission result — is logged and answered with
+ * a deny. The CLI itself never times these requests out.
+ *
+ * @since 0.1.0
+ */
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { InboundHandler } from "./ControlRouter.js"
+import * as PermissionResult from "./PermissionResult.js"
+import * as Protocol from "./Protocol.js"
+
+/**
+ * @since 0.1.0
+ * @category Tags
+ */
+export class PermissionGate extends Context.Tag("@claude-effect/sdk/PermissionGate")<
+  PermissionGate,
+  PermissionGate.Service
+>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace PermissionGate {
+  /**
+   * @since 0.1.0
+   * @category Models
+   */
+  export interface Service {
+    /** The user's handler, with its services provided. Use {@link decide} to run it. */
+    readonly handler: Handler<unknown, never>
+    /** The gate's own timeout; when unset, the session's `permissionTimeout` option (60 s). */
+    readonly timeout: Duration.Duration | undefined
+  }
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface PermissionContext {
+  readonly requestId: string
+  readonly toolUseId: string
+  /** The permission updates the CLI suggests (what "always allow" would add). */
+  readonly suggestions: ReadonlyArray<Protocol.PermissionUpdate>
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Decision {
+  readonly result: Protocol.PermissionResult
+  readonly fallback: "timeout" | "failure" | "defect" | "invalid_output" | undefined
+  readonly durationMillis: number
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type Handler<E, R> = (
+  request: Protocol.CanUseToolRequest,
+  context: PermissionContext
+) => Effect.Effect<Protocol.PermissionResult, E, R>
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Options {
+  /** How long the handler may take before the deny fallback answers (default: the `permissionTimeout` option). */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
+const DEFAULT_TIMEOUT = Duration.seconds(60)
+
+const validateResult = Schema.validateEither(Protocol.PermissionResult, { onExcessProperty: "preserve" })
+
+class GateTimeout {
+  readonly _tag = "GateTimeout"
+}
+
+/**
+ * Runs the gate on one request under its timeout and error recovery. Never
+ * fails: a failure, a defect, a timeout or an answer that is not a valid
+ * permission result is logged and becomes a deny. Shared by sessions and
+ * `HookTest`, so both answer alike.
+ *
+ * @since 0.1.0
+ * @category Decisions
+ */
+export const decide = (
+  gate: PermissionGate.Service,
+  request: Protocol.CanUseToolRequest,
+  context: PermissionContext,
+  defaultTimeout: Duration.DurationInput = DEFAULT_TIMEOUT
+): Effect.Effect<Decision> =>
+  Effect.suspend(() => {
+    const timeout = gate.timeout ?? Duration.decode(defaultTimeout)
+    const started = Date.now()
+    const fallback = (reason: NonNullable<Decision["fallback"]>, cause: Cause.Cause<unknown> | string) =>
+      Effect.logWarning(`permission gate fell back to deny (${reason})`, cause).pipe(
+        Effect.annotateLogs({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId }),
+        Effect.as<Decision>({
+          result: PermissionResult.deny(
+            `Denied: the permission gate did not give a valid answer (${reason}); failing closed.`
+          ),
+          fallback: reason,
+          durationMillis: Date.now() - started
+        })
+      )
+    return gate.handler(request, context).pipe(
+      // Answer at the deadline; the handler's interruption completes in the background.
+      Effect.disconnect,
+      Effect.timeoutFail({ duration: timeout, onTimeout: () => new GateTimeout() }),
+      Effect.matchCauseEffect({
+        onFailure: (cause) =>
+          Cause.isFailType(cause) && cause.error instanceof GateTimeout
+            ? fallback("timeout", `timed out after ${Duration.format(timeout)}`)
+            : fallback(Cause.isFailure(cause) ? "failure" : "defect", cause),
+        onSuccess: (result) => {
+          const valid = validateResult(result)
+          return Either.isRight(valid)
+            ? Effect.succeed<Decision>({
+              result: valid.right,
+              fallback: undefined,
+              durationMillis: Date.now() - started
+            })
+            : fallback("invalid_output", ParseResult.TreeFormatter.formatErrorSync(valid.left))
+        }
+      })
+    )
+  })
+
+/**
+ * The router's handler for `can_use_tool`.
+ *
+ * @since 0.1.0
+ * @category Decisions
+ */
+export const inboundHandler = (
+  gate: PermissionGate.Service,
+  defaultTimeout?: Duration.DurationInput
+): InboundHandler => ({
+  subtype: "can_use_tool",
+  // An error reply also keeps the tool from running, but an explicit deny says why.
+  undecodable: () => PermissionResult.deny("Denied: the SDK could not read this permission request; failing closed."),
+  handle: (request, { requestId }) => {
+    const call = request as Protocol.CanUseToolRequest
+    return Effect.map(
+      decide(gate, call, {
+        requestId,
+        toolUseId: call.tool_use_id,
+        suggestions: call.permission_suggestions ?? []
+      }, defaultTimeout),
+      (decision) => decision.result
+    )
+  }
+})
+
+/**
+ * A gate from a handler that may use the application's services.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make = <E, R>(
+  handler: Handler<E, R>,
+  options?: Options
+): Effect.Effect<PermissionGate.Service, never, R> =>
+  Effect.map(Effect.context<R>(), (context) =>
+    PermissionGate.of({
+      handler: (request, permissionContext) => Effect.provide(handler(request, permissionContext), context),
+      timeout: options?.timeout !== undefined ? Duration.decode(options.timeout) : undefined
+    }))
+
+/**
+ * A gate from a handler that may use the application's services.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layer = <E, R>(handler: Handler<E, R>, options?: Options): Layer.Layer<PermissionGate, never, R> =>
+  Layer.effect(PermissionGate, make(handler, options))

@@ -1,0 +1,424 @@
+/**
+ * The line codec: one JSON line ↔ one message, in both directions.
+ *
+ * Decoding is on the hot path (tens of thousands of lines per turn with
+ * partial messages). So a line is parsed once with `JSON.parse`, then the
+ * `type` (and for `system` / `result` the `subtype`) picks the one member
+ * schema to run; a parser is compiled once per member, on first use. Nested
+ * unions (the request of a `control_request`, the input of a `hook_callback`)
+ * are discriminated by literal fields, which Schema turns into a direct
+ * lookup as well.
+ */
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { ProtocolError } from "../../ClaudeError.js"
+import {
+  ControlCancelRequest,
+  ControlRequest,
+  ControlResponse,
+  OutboundControlRequest,
+  UpdateEnvironmentVariables
+} from "./control.js"
+import { fallbackMismatch } from "./json.js"
+import {
+  ActiveGoalMessage,
+  AssistantMessage,
+  AuthStatusMessage,
+  CommandLifecycleMessage,
+  ConversationResetMessage,
+  KeepAlive,
+  knownStdoutTypes,
+  PromptSuggestionMessage,
+  RateLimitEvent,
+  ResultErrorMessage,
+  ResultSuccess,
+  StreamEvent,
+  SystemApiRetry,
+  SystemBackgroundTasksChanged,
+  SystemCommandsChanged,
+  SystemCompactBoundary,
+  SystemControlRequestProgress,
+  SystemElicitationComplete,
+  SystemFilesPersisted,
+  SystemHookProgress,
+  SystemHookResponse,
+  SystemHookStarted,
+  SystemInformational,
+  SystemInit,
+  SystemLocalCommandOutput,
+  SystemMemoryRecall,
+  systemMessageBySubtype,
+  SystemMirrorError,
+  SystemModelRefusalFallback,
+  SystemModelRefusalNoFallback,
+  SystemNotification,
+  SystemOther,
+  SystemPermissionDenied,
+  SystemPluginInstall,
+  SystemSessionStateChanged,
+  SystemSessionTitleChanged,
+  SystemSessionWritesLost,
+  SystemStatus,
+  SystemTaskNotification,
+  SystemTaskProgress,
+  SystemTaskStarted,
+  SystemTaskUpdated,
+  SystemThinkingTokens,
+  SystemWorkerShuttingDown,
+  ToolProgressMessage,
+  ToolUseSummaryMessage,
+  UnknownMessage,
+  UserInput,
+  UserMessage
+} from "./messages.js"
+import { validatorFor } from "./validator.js"
+
+// -----------------------------------------------------------------------------
+// Unions
+// -----------------------------------------------------------------------------
+
+/**
+ * What a user of the SDK sees in the message stream: every stdout message but
+ * the control traffic and keep-alives, unknown types included.
+ */
+export const Message = Schema.Union(
+  AssistantMessage,
+  UserMessage,
+  ResultSuccess,
+  ResultErrorMessage,
+  SystemInit,
+  SystemStatus,
+  SystemCompactBoundary,
+  SystemApiRetry,
+  SystemInformational,
+  SystemNotification,
+  SystemPermissionDenied,
+  SystemHookStarted,
+  SystemHookProgress,
+  SystemHookResponse,
+  SystemTaskStarted,
+  SystemTaskProgress,
+  SystemTaskUpdated,
+  SystemTaskNotification,
+  SystemBackgroundTasksChanged,
+  SystemSessionStateChanged,
+  SystemSessionTitleChanged,
+  SystemThinkingTokens,
+  SystemLocalCommandOutput,
+  SystemFilesPersisted,
+  SystemElicitationComplete,
+  SystemCommandsChanged,
+  SystemControlRequestProgress,
+  SystemMemoryRecall,
+  SystemMirrorError,
+  SystemModelRefusalFallback,
+  SystemModelRefusalNoFallback,
+  SystemPluginInstall,
+  SystemSessionWritesLost,
+  SystemWorkerShuttingDown,
+  SystemOther,
+  StreamEvent,
+  ToolProgressMessage,
+  ToolUseSummaryMessage,
+  AuthStatusMessage,
+  RateLimitEvent,
+  PromptSuggestionMessage,
+  CommandLifecycleMessage,
+  ActiveGoalMessage,
+  ConversationResetMessage,
+  UnknownMessage
+)
+
+export type Message = typeof Message.Type
+
+/**
+ * Any line the CLI writes on stdout.
+ */
+export const StdoutMessage = Schema.Union(
+  Message,
+  ControlRequest,
+  ControlResponse,
+  ControlCancelRequest,
+  KeepAlive
+)
+
+export type StdoutMessage = typeof StdoutMessage.Type
+
+/**
+ * Any line the SDK writes on stdin. There is no fallback member: the SDK has
+ * no business writing a line the CLI does not know, and some bad lines make
+ * the CLI exit.
+ */
+export const StdinMessage = Schema.Union(
+  UserInput,
+  OutboundControlRequest,
+  ControlResponse,
+  ControlCancelRequest,
+  KeepAlive,
+  UpdateEnvironmentVariables
+)
+
+export type StdinMessage = typeof StdinMessage.Type
+
+const controlTypes: ReadonlySet<string> = new Set([
+  "control_request",
+  "control_response",
+  "control_cancel_request",
+  "keep_alive"
+])
+
+const knownTypes: ReadonlySet<string> = new Set(knownStdoutTypes)
+
+/**
+ * Whether a stdout message belongs to the user-facing stream.
+ */
+export const isMessage = (message: StdoutMessage): message is Message => !controlTypes.has(message.type)
+
+/**
+ * Whether a stdout message is of a type this SDK does not know. Set these
+ * aside before switching on `type`: the fallback's `type` is a string, so a
+ * `switch` alone cannot rule it out.
+ */
+export const isUnknownMessage = (message: StdoutMessage): message is UnknownMessage => !knownTypes.has(message.type)
+
+/**
+ * Whether a message is a `system` message of the given subtype. A decoded
+ * message of a known subtype is always that subtype's member (never
+ * `SystemOther`), which comparing `subtype` alone cannot tell the type
+ * checker.
+ */
+export const isSystemMessage = <Subtype extends keyof typeof systemMessageBySubtype>(
+  message: StdoutMessage,
+  subtype: Subtype
+): message is Schema.Schema.Type<typeof systemMessageBySubtype[Subtype]> =>
+  message.type === "system" && message.subtype === subtype
+
+/**
+ * Whether a message is a `result` of subtype `success` (which still has
+ * `is_error: true` when the API failed).
+ */
+export const isResultSuccess = (message: StdoutMessage): message is ResultSuccess =>
+  message.type === "result" && message.subtype === "success"
+
+// -----------------------------------------------------------------------------
+// Member lookup
+// -----------------------------------------------------------------------------
+
+interface Member {
+  readonly decode: (input: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
+  readonly encode: (value: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
+}
+
+// Decoding and encoding both check the value in place (see validator.ts) and
+// hand back the very object, which keeps every unknown key and the key order.
+// A schema that cannot be checked in place is decoded normally. `exact`: a
+// missing required field is an error even where its schema is `unknown`.
+const exact = { exact: true } as const
+
+const member = (schema: Schema.Schema<any, any, never>): Member => {
+  let decode: Member["decode"] | undefined
+  let encode: Member["encode"] | undefined
+  return {
+    decode: (input) =>
+      (decode ??= validatorFor(schema, exact) ?? ParseResult.decodeUnknownEither(schema, exact))(input),
+    encode: (value) => (encode ??= validatorFor(schema, exact) ?? ParseResult.encodeUnknownEither(schema, exact))(value)
+  }
+}
+
+const memberTable = (
+  schemas: Record<string, Schema.Schema<any, any, never>>
+): ReadonlyMap<string, Member> => new Map(Object.entries(schemas).map(([key, schema]) => [key, member(schema)]))
+
+const systemMembers = memberTable(systemMessageBySubtype)
+const systemOther = member(SystemOther)
+const resultSuccess = member(ResultSuccess)
+const resultError = member(ResultErrorMessage)
+const unknownMessage = member(UnknownMessage)
+
+// `system` and `result` are dispatched on their subtype, below.
+const stdoutMembers = memberTable({
+  assistant: AssistantMessage,
+  user: UserMessage,
+  stream_event: StreamEvent,
+  tool_progress: ToolProgressMessage,
+  tool_use_summary: ToolUseSummaryMessage,
+  auth_status: AuthStatusMessage,
+  rate_limit_event: RateLimitEvent,
+  prompt_suggestion: PromptSuggestionMessage,
+  command_lifecycle: CommandLifecycleMessage,
+  active_goal: ActiveGoalMessage,
+  conversation_reset: ConversationResetMessage,
+  keep_alive: KeepAlive,
+  control_request: ControlRequest,
+  control_response: ControlResponse,
+  control_cancel_request: ControlCancelRequest
+})
+
+const stdinMembers = memberTable({
+  user: UserInput,
+  control_request: OutboundControlRequest,
+  control_response: ControlResponse,
+  control_cancel_request: ControlCancelRequest,
+  keep_alive: KeepAlive,
+  update_environment_variables: UpdateEnvironmentVariables
+})
+
+const stdoutMemberOf = (message: { readonly [key: string]: unknown }, type: string): Member => {
+  switch (type) {
+    case "system": {
+      const subtype = message.subtype
+      return (typeof subtype === "string" ? systemMembers.get(subtype) : undefined) ?? systemOther
+    }
+    case "result":
+      return message.subtype === "success" ? resultSuccess : resultError
+    default:
+      return stdoutMembers.get(type) ?? unknownMessage
+  }
+}
+
+const stdinMemberOf = (_message: { readonly [key: string]: unknown }, type: string): Member | undefined =>
+  stdinMembers.get(type)
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+const maxLineShown = 500
+const maxDetail = 2_000
+
+const shorten = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max)}… (${text.length - max} more chars)` : text
+
+const protocolError = (
+  reason: ProtocolError["reason"],
+  line: string,
+  detail: string,
+  cause?: unknown
+): ProtocolError =>
+  new ProtocolError({
+    reason,
+    line: shorten(line, maxLineShown),
+    lineLength: line.length,
+    detail: shorten(detail, maxDetail),
+    ...(cause === undefined ? {} : { cause })
+  })
+
+// One line per issue, `path: message` (the tree formatter would start with the
+// whole, very long, type of the member). A known discriminator also fails the
+// fallback member of its union: that issue only repeats the others, so it is
+// left out when there are others.
+const formatIssue = (issue: ParseResult.ParseIssue): string => {
+  const issues = ParseResult.ArrayFormatter.formatIssueSync(issue)
+  const relevant = issues.filter(({ message }) => !message.startsWith(fallbackMismatch))
+  return (relevant.length > 0 ? relevant : issues)
+    .map(({ message, path }) => (path.length > 0 ? `${path.join(".")}: ${message}` : message))
+    .join("\n")
+}
+
+// -----------------------------------------------------------------------------
+// Decoding
+// -----------------------------------------------------------------------------
+
+type JsonRecord = { readonly [key: string]: unknown }
+
+const parseObject = (line: string): Either.Either<JsonRecord, ProtocolError> => {
+  let json: unknown
+  try {
+    json = JSON.parse(line)
+  } catch (cause) {
+    return Either.left(protocolError("InvalidJson", line, String((cause as Error)?.message ?? cause), cause))
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return Either.left(protocolError("InvalidMessage", line, "expected a JSON object"))
+  }
+  return Either.right(json as JsonRecord)
+}
+
+const decodeWith = <A>(
+  line: string,
+  memberOf: (message: JsonRecord, type: string) => Member | undefined
+): Either.Either<A, ProtocolError> => {
+  const parsed = parseObject(line)
+  if (Either.isLeft(parsed)) return Either.left(parsed.left)
+  const message = parsed.right
+  const type = message.type
+  if (typeof type !== "string") {
+    return Either.left(protocolError("InvalidMessage", line, "expected a string field \"type\""))
+  }
+  const target = memberOf(message, type)
+  if (target === undefined) {
+    return Either.left(protocolError("InvalidMessage", line, `unknown message type "${shorten(type, 100)}"`))
+  }
+  const decoded = target.decode(message)
+  return Either.isRight(decoded)
+    ? decoded as Either.Either<A, never>
+    : Either.left(protocolError("InvalidMessage", line, formatIssue(decoded.left)))
+}
+
+/**
+ * Decodes one stdout line. Unknown types, subtypes and fields decode (and are
+ * kept); a line that is not JSON or breaks a known shape is a
+ * {@link ProtocolError}. Never throws.
+ */
+export const decodeStdoutLine = (line: string): Either.Either<StdoutMessage, ProtocolError> =>
+  decodeWith<StdoutMessage>(line, stdoutMemberOf)
+
+/**
+ * Decodes one stdin line (for tests, fakes and tools). Unlike stdout, an
+ * unknown `type` is an error: it is not a line the SDK should write.
+ */
+export const decodeStdinLine = (line: string): Either.Either<StdinMessage, ProtocolError> =>
+  decodeWith<StdinMessage>(line, stdinMemberOf)
+
+// -----------------------------------------------------------------------------
+// Encoding
+// -----------------------------------------------------------------------------
+
+const describe = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+const encodeWith = (
+  value: unknown,
+  memberOf: (message: JsonRecord, type: string) => Member | undefined
+): Either.Either<string, ProtocolError> => {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return Either.left(protocolError("EncodeFailed", describe(value), "expected an object"))
+  }
+  const message = value as JsonRecord
+  const type = message.type
+  const target = typeof type === "string" ? memberOf(message, type) : undefined
+  if (target === undefined) {
+    return Either.left(
+      protocolError("EncodeFailed", describe(value), `unknown message type ${describe(type)}`)
+    )
+  }
+  const encoded = target.encode(message)
+  if (Either.isLeft(encoded)) {
+    return Either.left(protocolError("EncodeFailed", describe(value), formatIssue(encoded.left)))
+  }
+  try {
+    return Either.right(JSON.stringify(encoded.right))
+  } catch (cause) {
+    return Either.left(protocolError("EncodeFailed", "", String((cause as Error)?.message ?? cause), cause))
+  }
+}
+
+/**
+ * Encodes a message for stdin, validated by its schema first (some bad lines
+ * make the CLI exit). Returns the JSON text without the trailing newline.
+ */
+export const encodeStdinLine = (message: StdinMessage): Either.Either<string, ProtocolError> =>
+  encodeWith(message, stdinMemberOf)
+
+/**
+ * Encodes a message as the CLI would write it on stdout (for tests and
+ * fakes). Returns the JSON text without the trailing newline.
+ */
+export const encodeStdoutLine = (message: StdoutMessage): Either.Either<string, ProtocolError> =>
+  encodeWith(message, stdoutMemberOf)

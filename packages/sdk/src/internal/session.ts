@@ -1,0 +1,184 @@
+/**
+ * One session: the CLI process, the router, the hook registry and the
+ * permission gate wired together, the initialize handshake, and the turn
+ * bookkeeping that lets the session shut down quickly and cleanly.
+ *
+ * @internal
+ */
+import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as Cause from "effect/Cause"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { type ClaudeError, type CliExitError, InitializeError, type ProtocolError } from "../ClaudeError.js"
+import * as ClaudeOptions from "../ClaudeOptions.js"
+import * as CliProcess from "../CliProcess.js"
+import * as ControlRouter from "../ControlRouter.js"
+import * as HookRegistry from "../HookRegistry.js"
+import * as PermissionGate from "../PermissionGate.js"
+import type * as Protocol from "../Protocol.js"
+import type { Prompt, Session } from "../Session.js"
+
+/** @internal */
+export interface SessionEnvironment {
+  readonly executable: string
+  readonly options: ClaudeOptions.Options
+  readonly gate: Option.Option<PermissionGate.PermissionGate.Service>
+  readonly extraHandlers: ReadonlyArray<ControlRouter.InboundHandler>
+  readonly extraInitialize: Readonly<Record<string, unknown>>
+}
+
+/** @internal */
+export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
+  typeof prompt === "string" || Array.isArray(prompt)
+    ? {
+      type: "user",
+      message: { role: "user", content: prompt as any },
+      parent_tool_use_id: null,
+      session_id: ""
+    } as Protocol.UserInput
+    : prompt as Protocol.UserInput
+
+const isNoSuchElement = (u: unknown) => Cause.isNoSuchElementException(u)
+
+/** @internal */
+export const make = (
+  env: SessionEnvironment
+): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
+  Effect.gen(function*() {
+    const options = env.options
+    const settings = ClaudeOptions.runtimeSettings(options)
+    const hooks = yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
+    const processEnv = ClaudeOptions.toEnv(options, process.env)
+    const secrets = Object.entries(processEnv)
+      .filter(([key, value]) => ClaudeOptions.isSecretEnvKey(key) && value.length >= 8)
+      .map(([, value]) => value)
+
+    const cli = yield* CliProcess.make({
+      executable: env.executable,
+      args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(env.gate) }),
+      env: processEnv,
+      cwd: settings.cwd,
+      maxLineChars: settings.maxLineBytes,
+      closeGracePeriod: settings.closeGracePeriod,
+      redact: secrets
+    })
+
+    const router = yield* ControlRouter.make({
+      handlers: [
+        hooks.inboundHandler,
+        ...(Option.isSome(env.gate) ? [PermissionGate.inboundHandler(env.gate.value, settings.permissionTimeout)] : []),
+        ...env.extraHandlers
+      ],
+      controlTimeout: settings.controlTimeout
+    }).pipe(Effect.provideService(CliProcess.CliProcess, cli))
+
+    let turnsInFlight = 0
+    let sessionId: string | undefined
+
+    // Closing mid-turn: interrupt first (the CLI then stops its tools and shells itself), then end stdin.
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        yield* router.expectExit
+        const busy = turnsInFlight > 0
+        if (busy) {
+          yield* router.request({ subtype: "interrupt" } as Protocol.OutboundControlRequestPayload, {
+            timeout: Duration.seconds(1)
+          }).pipe(Effect.ignore)
+        }
+        yield* cli.shutdown({ gracePeriod: busy ? Duration.seconds(1) : settings.closeGracePeriod })
+      })
+    )
+
+    const initializeRequest = {
+      subtype: "initialize",
+      ...(hooks.initializeHooks !== undefined ? { hooks: hooks.initializeHooks } : {}),
+      ...ClaudeOptions.toInitializeFields(options),
+      ...env.extraInitialize
+    } as Protocol.OutboundControlRequestPayload
+
+    const initialization = yield* router.request(initializeRequest, {
+      timeout: settings.initializeTimeout
+    }).pipe(
+      Effect.catchAll((error) =>
+        Effect.flatMap(cli.exitStatus, (status) =>
+          Option.isSome(status)
+            ? Effect.flatMap(cli.exitError(status.value), (exit) =>
+              new InitializeError({ reason: "CliExited", detail: exit.message, cause: exit }))
+            : new InitializeError({
+              reason: error._tag === "ControlTimeoutError" ? "Timeout" : "Rejected",
+              detail: error.message,
+              cause: error
+            }))
+      )
+    ) as Effect.Effect<Protocol.InitializeResponse, InitializeError>
+
+    const take: Effect.Effect<Protocol.Message, Option.Option<CliExitError | ProtocolError>> = router.messages.take
+      .pipe(
+        Effect.mapError((error) =>
+          isNoSuchElement(error) ? Option.none() : Option.some(error as CliExitError | ProtocolError)
+        ),
+        Effect.tap((message) =>
+          Effect.sync(() => {
+            if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
+              sessionId = (message as { session_id?: string }).session_id ?? sessionId
+            } else if (message.type === "result") {
+              turnsInFlight = Math.max(0, turnsInFlight - 1)
+              sessionId = (message as { session_id?: string }).session_id ?? sessionId
+            }
+          })
+        )
+      )
+
+    const messages: Stream.Stream<Protocol.Message, ClaudeError> = Stream.repeatEffectOption(take)
+    const receiveTurn = messages.pipe(Stream.takeUntil((message) =>
+      message.type === "result"
+    ))
+
+    const send = (prompt: Prompt) =>
+      Effect.suspend(() => {
+        const input = toUserInput(prompt)
+        if ((input as { shouldQuery?: boolean }).shouldQuery !== false) turnsInFlight++
+        return router.send(input as Protocol.StdinMessage)
+      })
+
+    const request = (payload: Protocol.OutboundControlRequestPayload) => router.request(payload)
+    const requestAs = <A>(payload: Record<string, unknown>) =>
+      router.request(payload as Protocol.OutboundControlRequestPayload) as Effect.Effect<A, any>
+
+    return {
+      pid: cli.pid,
+      initialization,
+      sessionId: Effect.sync(() => sessionId),
+      send,
+      turn: (prompt) => Stream.unwrap(Effect.as(send(prompt), receiveTurn)),
+      receiveTurn,
+      messages,
+      endInput: cli.endInput,
+      interrupt: requestAs<Protocol.InterruptResponse>({ subtype: "interrupt" }).pipe(
+        Effect.map((response) => response ?? ({ still_queued: [] } as unknown as Protocol.InterruptResponse))
+      ),
+      setPermissionMode: (mode) => Effect.asVoid(requestAs({ subtype: "set_permission_mode", mode })),
+      setModel: (model) =>
+        Effect.asVoid(requestAs(model === undefined ? { subtype: "set_model" } : { subtype: "set_model", model })),
+      setMaxThinkingTokens: (tokens) =>
+        Effect.asVoid(requestAs({ subtype: "set_max_thinking_tokens", max_thinking_tokens: tokens })),
+      mcpServerStatus: Effect.map(
+        requestAs<Protocol.McpStatusResponse | undefined>({ subtype: "mcp_status" }),
+        (response) => response?.mcpServers ?? []
+      ),
+      supportedCommands: Effect.sync(() => initialization.commands ?? []),
+      supportedModels: Effect.sync(() => initialization.models ?? []),
+      getContextUsage: requestAs<Protocol.ContextUsageResponse>({ subtype: "get_context_usage" }),
+      rewindFiles: (userMessageId, rewindOptions) =>
+        requestAs<Protocol.RewindFilesResponse>({
+          subtype: "rewind_files",
+          user_message_id: userMessageId,
+          ...(rewindOptions?.dryRun !== undefined ? { dry_run: rewindOptions.dryRun } : {})
+        }),
+      stopTask: (taskId) => Effect.asVoid(requestAs({ subtype: "stop_task", task_id: taskId })),
+      request
+    } satisfies Session
+  })

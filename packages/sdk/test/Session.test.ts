@@ -1,0 +1,162 @@
+import { ClaudeCode, HookLayer } from "@claude-effect/sdk"
+import { ScriptedModel } from "@claude-effect/testkit"
+import { assert, describe, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import { bash, harness, isAlive, processesIn, Workspace } from "./utils/harness.js"
+
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+
+const lastOf = <A>(all: ReadonlyArray<A>): any => all[all.length - 1]
+
+describe("ClaudeCode.session", () => {
+  it.live("holds three turns on one process", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session()
+      const first = yield* collect(session.turn("one"))
+      const second = yield* collect(session.turn("two"))
+      const third = yield* collect(session.turn("three"))
+      assert.deepStrictEqual([first, second, third].map((turn) => lastOf(turn).result), ["uno", "dos", "tres"])
+      assert.isTrue(isAlive(session.pid))
+      assert.strictEqual(session.initialization.pid, session.pid)
+      const sessionIds = new Set([first, second, third].map((turn) => lastOf(turn).session_id))
+      assert.strictEqual(sessionIds.size, 1)
+      assert.strictEqual(yield* session.sessionId, lastOf(third).session_id)
+      const turns = yield* ScriptedModel.turnRequests
+      assert.strictEqual(turns.length, 3)
+      // the third request carries the whole conversation
+      assert.isTrue(turns[2].includes("uno") && turns[2].includes("dos"))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(harness([ScriptedModel.text("uno"), ScriptedModel.text("dos"), ScriptedModel.text("tres")]))
+    ))
+
+  it.live("interrupt during a slow stream ends the turn, and the session takes the next prompt", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session()
+      const turn = yield* collect(session.turn("talk slowly")).pipe(Effect.fork)
+      yield* ScriptedModel.awaitRequests(1, "turn")
+      yield* Effect.sleep("300 millis")
+      const answer = yield* session.interrupt
+      assert.isDefined(answer)
+      const interrupted = yield* Fiber.join(turn)
+      assert.strictEqual(lastOf(interrupted).subtype, "error_during_execution")
+      const next = yield* collect(session.turn("and now?"))
+      assert.strictEqual(lastOf(next).result, "still here")
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(harness([
+        ScriptedModel.slow(ScriptedModel.text("la ".repeat(200)), { delay: "50 millis", chunkSize: 3 }),
+        ScriptedModel.text("still here")
+      ]))
+    ))
+
+  it.live("setPermissionMode, setModel, mcpServerStatus, supportedCommands and getContextUsage answer typed results", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session()
+      assert.isAbove((yield* session.supportedCommands).length, 0)
+      assert.isAbove((yield* session.supportedModels).length, 0)
+      yield* session.setPermissionMode("acceptEdits")
+      yield* session.setModel("claude-opus-4-1-custom")
+      const turn = yield* collect(session.turn("hi"))
+      const init = turn.find((m: any) => m.type === "system" && m.subtype === "init") as any
+      assert.strictEqual(init.permissionMode, "acceptEdits")
+      const last = yield* ScriptedModel.lastTurnRequest
+      assert.strictEqual(last.model, "claude-opus-4-1-custom")
+      const servers = yield* session.mcpServerStatus
+      assert.isArray(servers)
+      const usage = yield* session.getContextUsage
+      assert.isNumber(usage.totalTokens)
+      assert.isNumber(usage.maxTokens)
+      const bad = yield* session.setPermissionMode("bogus" as any).pipe(Effect.flip)
+      assert.strictEqual(bad._tag, "ControlError")
+    }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("hello")]))))
+
+  it.live("control requests time out with ControlTimeoutError", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session({ controlTimeout: 1 })
+      // get_context_usage makes the CLI count tokens first: it cannot answer within 1 ms.
+      const error = yield* session.getContextUsage.pipe(Effect.flip)
+      assert.strictEqual(error._tag, "ControlTimeoutError")
+      assert.strictEqual((error as any).subtype, "get_context_usage")
+    }).pipe(Effect.scoped, Effect.provide(harness([], { initializeTimeout: 30_000 }))))
+
+  it.live("closing the scope mid-hook leaves no process behind, and interrupts the hook", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const hookStarted = yield* Deferred.make<void>()
+      const hookInterrupted = yield* Deferred.make<void>()
+      const scope = yield* Scope.make()
+      const session = yield* ClaudeCode.session({ allowedTools: ["Bash"], hookTimeout: 120_000 }).pipe(
+        Effect.provide(HookLayer.preToolUse({}, () =>
+          Deferred.succeed(hookStarted, void 0).pipe(
+            Effect.zipRight(Effect.never),
+            Effect.onInterrupt(() => Deferred.succeed(hookInterrupted, void 0))
+          ))),
+        Scope.extend(scope)
+      )
+      yield* session.send("go")
+      yield* Deferred.await(hookStarted)
+      const pids = processesIn(cwd)
+      assert.include(pids, session.pid)
+      const started = Date.now()
+      yield* Scope.close(scope, Exit.void)
+      assert.isBelow(Date.now() - started, 6000)
+      yield* Deferred.await(hookInterrupted).pipe(Effect.timeout("2 seconds"))
+      for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
+      assert.deepStrictEqual(processesIn(cwd), [])
+    }).pipe(Effect.provide(harness([bash("echo never"), ScriptedModel.text("never")]))))
+
+  it.live("interrupting the consuming fiber mid-turn leaves no process behind, shells included", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const fiber = yield* ClaudeCode.query("go", { allowedTools: ["Bash"] }).pipe(Stream.runDrain, Effect.fork)
+      // wait until the long Bash command runs
+      let pids: Array<number> = []
+      for (let i = 0; i < 200 && pids.length < 2; i++) {
+        yield* Effect.sleep("50 millis")
+        pids = processesIn(cwd)
+      }
+      assert.isAtLeast(pids.length, 2, "the CLI and its shell")
+      const started = Date.now()
+      yield* Fiber.interrupt(fiber)
+      assert.isBelow(Date.now() - started, 6000)
+      for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
+    }).pipe(
+      Effect.provide(
+        harness([bash("for i in $(seq 1 600); do sleep 0.1; done; echo finished"), ScriptedModel.text("never")])
+      )
+    ))
+
+  it.live("a CLI killed with SIGKILL mid-turn fails the stream with CliExitError; pending requests fail; nothing hangs", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session()
+      const turn = yield* collect(session.turn("talk")).pipe(Effect.fork)
+      yield* ScriptedModel.awaitRequests(1, "turn")
+      const pending = yield* session.getContextUsage.pipe(Effect.either, Effect.fork)
+      process.kill(session.pid, "SIGKILL")
+      const exit = yield* Fiber.await(turn).pipe(Effect.timeout("5 seconds"))
+      assert.isTrue(Exit.isFailure(exit))
+      const error: any = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
+      assert.strictEqual(error?._tag, "CliExitError")
+      assert.strictEqual(error?.signal, "SIGKILL")
+      assert.isString(error?.stderrTail)
+      const answer = yield* Fiber.join(pending).pipe(Effect.timeout("5 seconds"))
+      if (answer._tag === "Left") assert.strictEqual(answer.left._tag, "ControlError")
+      const after = yield* session.send("more").pipe(Effect.flip)
+      assert.strictEqual(after._tag, "CliExitError")
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        harness([ScriptedModel.slow(ScriptedModel.text("x".repeat(400)), { delay: "50 millis", chunkSize: 4 })])
+      )
+    ))
+})
