@@ -18,12 +18,15 @@ import * as Either from "effect/Either"
 import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type * as Tracer from "effect/Tracer"
 import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } from "./ClaudeError.js"
 import { CliProcess, type ExitStatus } from "./CliProcess.js"
 import * as Protocol from "./Protocol.js"
+import * as Telemetry from "./Telemetry.js"
 
 /**
  * @since 0.1.0
@@ -130,9 +133,40 @@ export interface MakeOptions {
   readonly handlers: ReadonlyArray<InboundHandler>
   /** Default timeout of outbound control requests (default 30 s). */
   readonly controlTimeout?: Duration.DurationInput | undefined
+  /** The span inbound requests belong to (the running turn's, else the session's). */
+  readonly parentSpan?: (() => Tracer.AnySpan | undefined) | undefined
+  /** Log annotations for everything done for one request (session id, turn, ...). */
+  readonly logAnnotations?: (() => Record<string, unknown>) | undefined
 }
 
 let requestCounter = 0
+
+const inboundAttributes = (request: Protocol.InboundControlRequest): Record<string, unknown> => {
+  const r = request as Record<string, any>
+  switch (r.subtype) {
+    case "hook_callback":
+      return {
+        [Telemetry.attributes.callbackId]: r.callback_id,
+        ...(typeof r.input?.hook_event_name === "string"
+          ? { [Telemetry.attributes.event]: r.input.hook_event_name }
+          : {}),
+        ...(typeof r.input?.tool_name === "string" ? { [Telemetry.attributes.tool]: r.input.tool_name } : {}),
+        ...(typeof r.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: r.tool_use_id } : {})
+      }
+    case "can_use_tool":
+      return {
+        [Telemetry.attributes.tool]: r.tool_name,
+        ...(typeof r.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: r.tool_use_id } : {})
+      }
+    case "mcp_message":
+      return {
+        [Telemetry.attributes.mcpServer]: r.server_name,
+        ...(typeof r.message?.method === "string" ? { [Telemetry.attributes.mcpMethod]: r.message.method } : {})
+      }
+    default:
+      return {}
+  }
+}
 
 /**
  * @since 0.1.0
@@ -196,7 +230,20 @@ export const make: (
             )
           )
         )
-      return FiberMap.run(inbound, requestId, Effect.flatMap(answer, (outcome) => reply(requestId, outcome)))
+      const parent = options.parentSpan?.()
+      const traced = Effect.flatMap(answer, (outcome) => reply(requestId, outcome)).pipe(
+        Effect.annotateLogs({ ...options.logAnnotations?.(), requestId, subtype }),
+        Effect.withSpan(Telemetry.spans.inbound, {
+          kind: "server",
+          attributes: {
+            [Telemetry.attributes.requestId]: requestId,
+            [Telemetry.attributes.subtype]: subtype,
+            ...inboundAttributes(envelope.request)
+          },
+          ...(parent !== undefined ? { parent } : {})
+        })
+      )
+      return FiberMap.run(inbound, requestId, traced)
     }
 
     // A control request the Schema rejects still waits for an answer (can_use_tool forever): give the
@@ -285,8 +332,24 @@ export const make: (
         yield* FiberMap.clear(inbound)
       })
 
+    // Metrics are flushed once per chunk of lines, not once per line: this loop is the hot path.
+    let flushed = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
+    const flushMetrics = Effect.suspend(() => {
+      const delta = {
+        lines: stats.lines - flushed.lines,
+        unknownMessages: stats.unknownMessages - flushed.unknownMessages,
+        protocolErrors: stats.protocolErrors - flushed.protocolErrors
+      }
+      flushed = { lines: stats.lines, unknownMessages: stats.unknownMessages, protocolErrors: stats.protocolErrors }
+      return Effect.all([
+        Metric.incrementBy(Telemetry.linesDecoded, delta.lines),
+        delta.unknownMessages > 0 ? Metric.incrementBy(Telemetry.unknownMessages, delta.unknownMessages) : Effect.void,
+        delta.protocolErrors > 0 ? Metric.incrementBy(Telemetry.protocolErrors, delta.protocolErrors) : Effect.void
+      ], { discard: true })
+    })
+
     yield* cli.lines.pipe(
-      Stream.runForEach(route),
+      Stream.runForEachChunk((chunk) => Effect.zipRight(Effect.forEach(chunk, route, { discard: true }), flushMetrics)),
       Effect.matchCauseEffect({
         onFailure: (cause) =>
           Effect.gen(function*() {
@@ -323,6 +386,8 @@ export const make: (
         }
         const deferred = yield* Deferred.make<unknown, ControlError>()
         pending.set(requestId, { subtype, deferred })
+        yield* Effect.annotateCurrentSpan(Telemetry.attributes.requestId, requestId)
+        yield* Metric.set(Telemetry.pendingControlRequests, pending.size)
         yield* send({ type: "control_request", request_id: requestId, request: payload } as Protocol.StdinMessage)
           .pipe(
             Effect.catchAll((error) =>
@@ -353,9 +418,15 @@ export const make: (
               })
               : Effect.void
           ),
-          Effect.onInterrupt(() => Effect.sync(() => pending.delete(requestId)))
+          Effect.onInterrupt(() => Effect.sync(() => pending.delete(requestId))),
+          Effect.ensuring(Metric.set(Telemetry.pendingControlRequests, pending.size))
         )
-      })
+      }).pipe(
+        Effect.withSpan(Telemetry.spans.outbound, {
+          kind: "client",
+          attributes: { [Telemetry.attributes.subtype]: payload.subtype }
+        })
+      )
 
     return ControlRouter.of({
       messages,

@@ -26,7 +26,9 @@ import {
   type HookRegistration,
   registrationsInOrder
 } from "./internal/hookRegistrations.js"
+import * as InternalTelemetry from "./internal/telemetry.js"
 import * as Protocol from "./Protocol.js"
+import * as Telemetry from "./Telemetry.js"
 
 /**
  * @since 0.1.0
@@ -194,6 +196,28 @@ const validateOutput = (event: string, output: unknown): Either.Either<Protocol.
  * @category Dispatch
  */
 export const dispatchHook = (
+  hook: RegisteredHook,
+  input: Protocol.HookInput,
+  context: HookContext
+): Effect.Effect<DispatchOutcome> =>
+  runHook(hook, input, context).pipe(
+    Effect.tap((outcome) => InternalTelemetry.recordHook(hook.event, outcome)),
+    Effect.withSpan(Telemetry.spans.hook, {
+      attributes: {
+        [Telemetry.attributes.event]: hook.event,
+        [Telemetry.attributes.hookName]: hook.name,
+        [Telemetry.attributes.callbackId]: hook.callbackId,
+        [Telemetry.attributes.requestId]: context.requestId,
+        ...(hook.matcher !== undefined ? { [Telemetry.attributes.matcher]: hook.matcher } : {}),
+        ...(context.toolUseId !== undefined ? { [Telemetry.attributes.toolUseId]: context.toolUseId } : {}),
+        ...(typeof (input as { tool_name?: unknown }).tool_name === "string"
+          ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
+          : {})
+      }
+    })
+  )
+
+const runHook = (
   hook: RegisteredHook,
   input: Protocol.HookInput,
   context: HookContext

@@ -17,8 +17,10 @@ import * as Layer from "effect/Layer"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { InboundHandler } from "./ControlRouter.js"
+import * as InternalTelemetry from "./internal/telemetry.js"
 import * as PermissionResult from "./PermissionResult.js"
 import * as Protocol from "./Protocol.js"
+import * as Telemetry from "./Telemetry.js"
 
 /**
  * @since 0.1.0
@@ -106,6 +108,23 @@ export const decide = (
   request: Protocol.CanUseToolRequest,
   context: PermissionContext,
   defaultTimeout: Duration.DurationInput = DEFAULT_TIMEOUT
+): Effect.Effect<Decision> =>
+  runGate(gate, request, context, defaultTimeout).pipe(
+    Effect.tap((decision) => InternalTelemetry.recordPermission(request.tool_name, decision)),
+    Effect.withSpan(Telemetry.spans.permission, {
+      attributes: {
+        [Telemetry.attributes.tool]: request.tool_name,
+        [Telemetry.attributes.requestId]: context.requestId,
+        [Telemetry.attributes.toolUseId]: context.toolUseId
+      }
+    })
+  )
+
+const runGate = (
+  gate: PermissionGate.Service,
+  request: Protocol.CanUseToolRequest,
+  context: PermissionContext,
+  defaultTimeout: Duration.DurationInput
 ): Effect.Effect<Decision> =>
   Effect.suspend(() => {
     const timeout = gate.timeout ?? Duration.decode(defaultTimeout)

@@ -95,3 +95,10 @@ export * as PermissionResult from "./PermissionResult.js"
  * @since 0.1.0
  */
 export * as Session from "./Session.js"
+
+/**
+ * Span names, attribute keys and metrics.
+ *
+ * @since 0.1.0
+ */
+export * as Telemetry from "./Telemetry.js"

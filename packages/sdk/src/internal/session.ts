@@ -7,11 +7,15 @@
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
+import type * as Tracer from "effect/Tracer"
 import { type ClaudeError, type CliExitError, InitializeError, type ProtocolError } from "../ClaudeError.js"
 import * as ClaudeOptions from "../ClaudeOptions.js"
 import * as CliProcess from "../CliProcess.js"
@@ -20,6 +24,8 @@ import * as HookRegistry from "../HookRegistry.js"
 import * as PermissionGate from "../PermissionGate.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
+import * as Telemetry from "../Telemetry.js"
+import * as InternalTelemetry from "./telemetry.js"
 
 /** @internal */
 export interface SessionEnvironment {
@@ -56,6 +62,14 @@ export const make = (
       .filter(([key, value]) => ClaudeOptions.isSecretEnvKey(key) && value.length >= 8)
       .map(([, value]) => value)
 
+    const sessionSpan = yield* Effect.makeSpanScoped(Telemetry.spans.session, { kind: "client" })
+    yield* Effect.acquireRelease(
+      Metric.incrementBy(Telemetry.liveSessions, 1),
+      () => Metric.incrementBy(Telemetry.liveSessions, -1)
+    )
+    let turnSpan: Tracer.Span | undefined
+    let turnIndex = 0
+
     const cli = yield* CliProcess.make({
       executable: env.executable,
       args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(env.gate) }),
@@ -72,11 +86,43 @@ export const make = (
         ...(Option.isSome(env.gate) ? [PermissionGate.inboundHandler(env.gate.value, settings.permissionTimeout)] : []),
         ...env.extraHandlers
       ],
-      controlTimeout: settings.controlTimeout
+      controlTimeout: settings.controlTimeout,
+      parentSpan: () => turnSpan ?? sessionSpan,
+      logAnnotations: () => ({ pid: cli.pid, turn: turnIndex, ...(sessionId !== undefined ? { sessionId } : {}) })
     }).pipe(Effect.provideService(CliProcess.CliProcess, cli))
+    sessionSpan.attribute(Telemetry.attributes.pid, cli.pid)
 
     let turnsInFlight = 0
     let sessionId: string | undefined
+
+    const startTurn = Effect.suspend(() => {
+      if (turnSpan !== undefined) return Effect.void
+      turnIndex++
+      return Effect.map(
+        Effect.makeSpan(Telemetry.spans.turn, {
+          parent: sessionSpan,
+          attributes: { [Telemetry.attributes.turn]: turnIndex }
+        }),
+        (span) => {
+          turnSpan = span
+        }
+      )
+    })
+
+    const endTurn = (result: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        yield* InternalTelemetry.recordResult(result)
+        const span = turnSpan
+        turnSpan = undefined
+        if (span === undefined) return
+        span.attribute(Telemetry.attributes.resultSubtype, result.subtype)
+        span.attribute(Telemetry.attributes.isError, result.is_error === true)
+        if (typeof result.total_cost_usd === "number") {
+          span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
+        }
+        if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
+        span.end(yield* Clock.currentTimeNanos, Exit.void)
+      })
 
     // Closing mid-turn: interrupt first (the CLI then stops its tools and shells itself), then end stdin.
     yield* Effect.addFinalizer(() =>
@@ -105,8 +151,10 @@ export const make = (
       Effect.catchAll((error) =>
         Effect.flatMap(cli.exitStatus, (status) =>
           Option.isSome(status)
-            ? Effect.flatMap(cli.exitError(status.value), (exit) =>
-              new InitializeError({ reason: "CliExited", detail: exit.message, cause: exit }))
+            ? Effect.flatMap(
+              cli.exitError(status.value),
+              (exit) => new InitializeError({ reason: "CliExited", detail: exit.message, cause: exit })
+            )
             : new InitializeError({
               reason: error._tag === "ControlTimeoutError" ? "Timeout" : "Rejected",
               detail: error.message,
@@ -120,28 +168,33 @@ export const make = (
         Effect.mapError((error) =>
           isNoSuchElement(error) ? Option.none() : Option.some(error as CliExitError | ProtocolError)
         ),
-        Effect.tap((message) =>
-          Effect.sync(() => {
-            if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
-              sessionId = (message as { session_id?: string }).session_id ?? sessionId
-            } else if (message.type === "result") {
-              turnsInFlight = Math.max(0, turnsInFlight - 1)
-              sessionId = (message as { session_id?: string }).session_id ?? sessionId
-            }
-          })
-        )
+        Effect.tap((message) => {
+          if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
+            sessionId = (message as { session_id?: string }).session_id ?? sessionId
+            if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId)
+            // Turns the CLI starts by itself (background task notifications) get a span too.
+            return startTurn
+          }
+          if (message.type === "result") {
+            turnsInFlight = Math.max(0, turnsInFlight - 1)
+            sessionId = (message as { session_id?: string }).session_id ?? sessionId
+            return endTurn(message as unknown as Record<string, unknown>)
+          }
+          return Effect.void
+        })
       )
 
     const messages: Stream.Stream<Protocol.Message, ClaudeError> = Stream.repeatEffectOption(take)
-    const receiveTurn = messages.pipe(Stream.takeUntil((message) =>
-      message.type === "result"
-    ))
+    const receiveTurn = messages.pipe(Stream.takeUntil((message) => message.type === "result"))
 
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
         const input = toUserInput(prompt)
-        if ((input as { shouldQuery?: boolean }).shouldQuery !== false) turnsInFlight++
-        return router.send(input as Protocol.StdinMessage)
+        if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
+          return router.send(input as Protocol.StdinMessage)
+        }
+        turnsInFlight++
+        return Effect.zipRight(startTurn, router.send(input as Protocol.StdinMessage))
       })
 
     const request = (payload: Protocol.OutboundControlRequestPayload) => router.request(payload)

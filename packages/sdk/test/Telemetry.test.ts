@@ -1,0 +1,112 @@
+import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, Telemetry } from "@claude-effect/sdk"
+import { ScriptedModel } from "@claude-effect/testkit"
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
+import * as MetricLabel from "effect/MetricLabel"
+import * as Stream from "effect/Stream"
+import { bash, harness, Logs, Workspace } from "./utils/harness.js"
+import { makeRecordingTracer } from "./utils/recordingTracer.js"
+
+const tagged = <T, I, O>(metric: Metric.Metric<T, I, O>, tags: Record<string, string>) =>
+  Metric.taggedWithLabels(metric, Object.entries(tags).map(([k, v]) => MetricLabel.make(k, v)))
+
+const count = (metric: Metric.Metric.Counter<number>, tags: Record<string, string>) =>
+  Effect.map(Metric.value(tagged(metric, tags)), (state) => state.count)
+
+const policy = Layer.mergeAll(
+  HookLayer.preToolUse({ matcher: "Bash", name: "guard", timeout: "500 millis" }, (input) => {
+    const command = String((input.tool_input as { command?: unknown }).command)
+    if (command.startsWith("rm ")) return Effect.succeed(HookResult.deny("no deleting"))
+    if (command.includes("slow")) return Effect.never
+    return Effect.succeed(HookResult.empty)
+  }),
+  PermissionGate.layer(() => Effect.succeed(PermissionResult.allow()))
+)
+
+describe("telemetry on the real CLI", () => {
+  it.live("a scripted session produces the span tree and the metric values", () => {
+    const tracer = makeRecordingTracer()
+    return Effect.gen(function*() {
+      const workspace = yield* Workspace
+      const timeoutsBefore = yield* count(Telemetry.fallbacks, { kind: "hook", cause: "timeout" })
+      const denyBefore = yield* count(Telemetry.hookDecisions, { event: "PreToolUse", decision: "deny" })
+      const allowBefore = yield* count(Telemetry.permissionDecisions, { tool: "Bash", decision: "allow" })
+      const resultsBefore = yield* count(Telemetry.results, { subtype: "success", is_error: "false" })
+
+      yield* ClaudeCode.query("go").pipe(Stream.runDrain, Effect.provide(policy))
+
+      // the effects themselves
+      assert.isFalse(workspace.exists("slow.txt"))
+      assert.isTrue(workspace.exists("allowed.txt"))
+
+      const byName = (name: string) => tracer.spans.filter((span) => span.name === name)
+      const [session] = byName(Telemetry.spans.session)
+      assert.isDefined(session)
+      assert.isTrue(session.ended)
+      assert.isString(session.attributes.get(Telemetry.attributes.sessionId))
+      const [turn] = byName(Telemetry.spans.turn)
+      assert.strictEqual(turn.parentSpanId, session.spanId)
+      assert.strictEqual(turn.attributes.get(Telemetry.attributes.resultSubtype), "success")
+
+      const inbound = byName(Telemetry.spans.inbound)
+      for (const span of inbound) assert.strictEqual(span.parentSpanId, turn.spanId)
+      const hooks = byName(Telemetry.spans.hook)
+      assert.strictEqual(hooks.length, 3)
+      for (const hook of hooks) {
+        const parent = inbound.find((span) => span.spanId === hook.parentSpanId)
+        assert.strictEqual(parent?.attributes.get(Telemetry.attributes.subtype), "hook_callback")
+        assert.strictEqual(hook.attributes.get(Telemetry.attributes.event), "PreToolUse")
+        assert.strictEqual(hook.attributes.get(Telemetry.attributes.matcher), "Bash")
+        assert.isString(hook.attributes.get(Telemetry.attributes.toolUseId))
+      }
+      assert.deepStrictEqual(
+        hooks.map((hook) => hook.attributes.get(Telemetry.attributes.decision)),
+        ["deny", "empty", "fallback:deny"]
+      )
+      assert.strictEqual(hooks[2].attributes.get(Telemetry.attributes.fallback), "timeout")
+      const permissions = byName(Telemetry.spans.permission)
+      assert.strictEqual(permissions.length, 1)
+      assert.strictEqual(permissions[0].attributes.get(Telemetry.attributes.decision), "allow")
+      assert.strictEqual(permissions[0].attributes.get(Telemetry.attributes.tool), "Bash")
+      assert.isTrue(
+        byName(Telemetry.spans.outbound).some((span) =>
+          span.attributes.get(Telemetry.attributes.subtype) === "initialize"
+        )
+      )
+      for (const span of tracer.spans) assert.isTrue(span.ended, `${span.name} ended`)
+
+      assert.strictEqual((yield* count(Telemetry.fallbacks, { kind: "hook", cause: "timeout" })) - timeoutsBefore, 1)
+      assert.strictEqual(
+        (yield* count(Telemetry.hookDecisions, { event: "PreToolUse", decision: "deny" })) - denyBefore,
+        2 // the guard's own deny, and the fallback's
+      )
+      assert.strictEqual(
+        (yield* count(Telemetry.permissionDecisions, { tool: "Bash", decision: "allow" })) - allowBefore,
+        1
+      )
+      assert.strictEqual(
+        (yield* count(Telemetry.results, { subtype: "success", is_error: "false" })) - resultsBefore,
+        1
+      )
+
+      // logs carry the request, the session and the turn; never the API key
+      const env = yield* ScriptedModel.cliEnv
+      const fallbackLog = (yield* Logs).find((entry) => entry.message.includes("fell back (timeout)"))
+      assert.isDefined(fallbackLog)
+      assert.isString(fallbackLog!.annotations.requestId)
+      assert.isString(fallbackLog!.annotations.sessionId)
+      assert.strictEqual(fallbackLog!.annotations.turn, 1)
+      for (const entry of yield* Logs) assert.notInclude(JSON.stringify(entry), env.ANTHROPIC_API_KEY)
+    }).pipe(
+      Effect.provide(harness([
+        bash("rm -f important.txt"),
+        bash("touch allowed.txt"),
+        bash("touch slow.txt"),
+        ScriptedModel.text("done")
+      ])),
+      Effect.provide(tracer.layer)
+    )
+  })
+})
