@@ -27,6 +27,7 @@ import type { ClaudeError, OptionsError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import type { InboundHandler } from "./ControlRouter.js"
+import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as InternalSession from "./internal/session.js"
 import { PermissionGate } from "./PermissionGate.js"
 import type * as Protocol from "./Protocol.js"
@@ -84,12 +85,14 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
       const executable = options.executable !== undefined && options.executable !== defaults.executable
         ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
         : yield* locate
+      // In-process MCP servers among the options: their `mcp_message` handler and `sdkMcpServers`.
+      const mcp = InternalMcpServer.sessionExtras(options)
       return yield* InternalSession.make({
         executable,
         options,
         gate: extras.gate,
-        extraHandlers: extras.handlers,
-        extraInitialize: extras.initialize
+        extraHandlers: [...extras.handlers, ...mcp.handlers],
+        extraInitialize: { ...extras.initialize, ...mcp.initialize }
       }).pipe(Effect.provide(context))
     })
   return ClaudeCode.of({ defaults, startSession })

@@ -30,6 +30,7 @@ import { formatIssue } from "./internal/options/issues.js"
 import * as mapping from "./internal/options/mapping.js"
 import * as secrets from "./internal/options/secrets.js"
 import * as validation from "./internal/options/validate.js"
+import * as McpServer from "./McpServer.js"
 
 // -----------------------------------------------------------------------------
 // building blocks
@@ -253,18 +254,38 @@ export const McpExternalServerConfig = Schema.Union(McpStdioServerConfig, McpSSE
 export type McpExternalServerConfig = typeof McpExternalServerConfig.Type
 
 /**
- * The value type of the `mcpServers` record.
- *
- * **Extension point.** Today this is {@link McpExternalServerConfig}. In-process
- * (SDK-hosted) servers are added by widening this union with a member tagged
- * `{ type: "sdk", ... }`; everything that builds CLI arguments goes through
- * {@link isExternalMcpServer}, so such servers never reach `--mcp-config` and
- * are left to the code that announces them in `initialize` (`sdkMcpServers`).
+ * An in-process (SDK-hosted) MCP server, made by `McpServer.make`: the
+ * instance itself, kept as is (it carries the tools' handlers).
  *
  * @since 0.1.0
  * @category Schemas
  */
-export const McpServerConfig = McpExternalServerConfig
+export const McpSdkServerConfig: Schema.Schema<McpServer.McpServer> = Schema.declare(McpServer.isMcpServer, {
+  identifier: "McpSdkServer",
+  description: "an in-process MCP server made by McpServer.make",
+  arbitrary: () => (fc) =>
+    fc.constantFrom("calc", "inventory").map((name) => Effect.runSync(McpServer.make({ name, tools: [] })))
+})
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type McpSdkServerConfig = McpServer.McpServer
+
+/**
+ * The value type of the `mcpServers` record: an external server
+ * ({@link McpExternalServerConfig}) or an in-process one
+ * ({@link McpSdkServerConfig}). Everything that builds CLI arguments goes
+ * through {@link isExternalMcpServer}, so in-process servers never reach
+ * `--mcp-config`; the session announces them in `initialize`
+ * (`sdkMcpServers`) and answers their `mcp_message` requests.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const McpServerConfig = Schema.Union(McpExternalServerConfig, McpSdkServerConfig)
+  .annotations({ identifier: "McpServerConfig" })
 
 /**
  * @since 0.1.0
@@ -305,7 +326,7 @@ export const AgentDefinition = Schema.Struct({
   model: opt(NonEmptyText),
   /** MCP servers by name, or inline external configs. */
   mcpServers: opt(
-    Schema.Array(Schema.Union(NonEmptyText, Schema.Record({ key: Schema.String, value: McpServerConfig })))
+    Schema.Array(Schema.Union(NonEmptyText, Schema.Record({ key: Schema.String, value: McpExternalServerConfig })))
   ),
   criticalSystemReminder_EXPERIMENTAL: opt(Text),
   skills: opt(Schema.Array(NonEmptyText)),
@@ -616,7 +637,10 @@ export const Options = Schema.Struct({
   settings: opt(SettingsOption),
   /** Policy-tier settings from the parent process. Flag `--managed-settings`. */
   managedSettings: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
-  /** MCP servers by name. External ones: flag `--mcp-config` (or initialize field `mcpServers`, see `mcpServersDelivery`). */
+  /**
+   * MCP servers by name. External ones: flag `--mcp-config` (or initialize field `mcpServers`, see `mcpServersDelivery`).
+   * In-process ones (`McpServer.make`): initialize field `sdkMcpServers`, served over `mcp_message`.
+   */
   mcpServers: opt(Schema.Record({ key: Schema.String, value: McpServerConfig })),
   /** How external `mcpServers` reach the CLI (default `"argv"`). */
   mcpServersDelivery: opt(Delivery),

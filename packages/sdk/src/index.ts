@@ -76,6 +76,20 @@ export * as HookRegistry from "./HookRegistry.js"
 export * as HookResult from "./HookResult.js"
 
 /**
+ * In-process MCP tools: Schema-typed arguments, Effect handlers.
+ *
+ * @since 0.1.0
+ */
+export * as McpTool from "./McpTool.js"
+
+/**
+ * In-process MCP servers, served over the control protocol.
+ *
+ * @since 0.1.0
+ */
+export * as McpServer from "./McpServer.js"
+
+/**
  * The permission gate: answers `can_use_tool`.
  *
  * @since 0.1.0

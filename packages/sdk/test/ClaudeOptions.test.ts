@@ -66,7 +66,7 @@ describe("ClaudeOptions.decode", () => {
   const badValues: ReadonlyArray<readonly [string, unknown, ReadonlyArray<string>]> = [
     ["wrong type", { model: 42 }, ["model: Expected string, actual 42"]],
     ["a string where an object belongs is not shown", { mcpServers: "sk-something" }, [
-      "mcpServers: Expected { readonly [x: string]: McpExternalServerConfig }, actual a string"
+      "mcpServers: Expected { readonly [x: string]: McpServerConfig }, actual a string"
     ]],
     ["empty string", { model: "" }, ["model: must not be empty"]],
     ["unknown permission mode", { permissionMode: "yolo" }, [
@@ -95,9 +95,11 @@ describe("ClaudeOptions.decode", () => {
     ]],
     ["MCP command missing", { mcpServers: { s: { args: [] } } }, ["mcpServers.s.command: is missing"]],
     ["MCP server not an object", { mcpServers: { "my-server": "node" } }, [
-      "mcpServers[\"my-server\"]: Expected McpExternalServerConfig, actual a string"
+      "mcpServers[\"my-server\"]: Expected McpServerConfig, actual a string"
     ]],
-    ["SDK servers are not here yet", { mcpServers: { calc: { type: "sdk", name: "calc" } } }, ["mcpServers.calc.type"]],
+    ["a plain { type: \"sdk\" } object is not an SDK server (McpServer.make is)", {
+      mcpServers: { calc: { type: "sdk", name: "calc" } }
+    }, ["mcpServers.calc.type"]],
     ["agent without prompt", { agents: { a: { description: "d" } } }, ["agents.a.prompt: is missing"]],
     ["plugin type", { plugins: [{ type: "remote", path: "x" }] }, ["plugins[0].type: Expected \"local\""]],
     ["outputFormat", { outputFormat: { type: "json", schema: {} } }, ["outputFormat.type: Expected \"json_schema\""]],

@@ -107,7 +107,7 @@ export const externalMcpServers = (
   let any = false
   for (const [name, config] of Object.entries(options.mcpServers)) {
     if (isExternal(config)) {
-      out[name] = config
+      out[name] = config as McpExternalServerConfig
       any = true
     }
   }

@@ -1,0 +1,148 @@
+/**
+ * In-process (SDK-hosted) MCP servers. A server is a set of {@link McpTool}s
+ * served to the CLI over the control protocol: no child process, no port. Put
+ * it in the `mcpServers` option next to ordinary stdio/http/sse servers; its
+ * key there is the name the CLI knows it by, and its tools reach the model as
+ * `mcp__<key>__<tool>`.
+ *
+ * ```ts
+ * const program = Effect.gen(function*() {
+ *   const inventory = yield* McpServer.make({ name: "inventory", tools: [lookup] })
+ *   return yield* ClaudeCode.query("How many SKU-1 are left?", {
+ *     mcpServers: { inventory },
+ *     allowedTools: ["mcp__inventory__lookup"]
+ *   }).pipe(Stream.runCollect)
+ * })
+ * ```
+ *
+ * `make` is an Effect because it captures the services the tools' handlers
+ * need: they show in its requirements, and a server made under a layer keeps
+ * using that layer's services in every session it serves.
+ *
+ * Like any MCP tool, an in-process tool goes through the CLI's permission
+ * rules (`allowedTools`, a `PermissionGate`) and the `PreToolUse` hooks under
+ * its full name.
+ *
+ * @since 0.1.0
+ */
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Mcp from "./internal/mcpProtocol.js"
+import * as internal from "./internal/mcpServer.js"
+import type * as McpTool from "./McpTool.js"
+
+/**
+ * @since 0.1.0
+ * @category Type ids
+ */
+export const TypeId: typeof internal.TypeId = internal.TypeId
+
+/**
+ * @since 0.1.0
+ * @category Type ids
+ */
+export type TypeId = typeof TypeId
+
+/**
+ * An in-process MCP server, ready to be put in the `mcpServers` option. It
+ * serializes as `{ type: "sdk", name }`.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface McpServer {
+  readonly [TypeId]: TypeId
+  readonly type: "sdk"
+  /** The name in `serverInfo`. */
+  readonly name: string
+  readonly version: string
+  /** Instructions for the model, sent in the `initialize` result. */
+  readonly instructions: string | undefined
+  /** Every tool is listed in the prompt rather than deferred behind tool search. */
+  readonly alwaysLoad: boolean
+  /** The timeout of tools that set none. */
+  readonly timeout: Duration.Duration
+  readonly tools: ReadonlyArray<McpTool.McpTool.Any>
+  /** The `tools/list` entries, JSON Schemas derived from the parameters Schemas. */
+  readonly listings: ReadonlyArray<ToolListing>
+  readonly toJSON: () => { readonly type: "sdk"; readonly name: string }
+}
+
+/**
+ * A tool as `tools/list` describes it.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type ToolListing = Mcp.ToolListing
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Options<Tools extends ReadonlyArray<McpTool.McpTool.Any>> {
+  /** The server's name in `serverInfo` (the key in `mcpServers` is what the CLI calls it). */
+  readonly name: string
+  /** Default `"1.0.0"`. */
+  readonly version?: string | undefined
+  /** Instructions for the model about these tools. */
+  readonly instructions?: string | undefined
+  readonly tools: Tools
+  /** How long a tool may run when it sets no timeout of its own (default 60 s). */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** List every tool in the prompt instead of deferring it behind tool search. Default `false`. */
+  readonly alwaysLoad?: boolean | undefined
+}
+
+/**
+ * A JSON-RPC response, as the server answers a message.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type JsonRpcResponse = Mcp.JsonRpcResponse
+
+/**
+ * Builds a server from its tools, capturing the services their handlers need
+ * from the context. Tool names must be unique and made of letters, digits,
+ * `_` and `-` (at most 64), and every parameters Schema must have a JSON
+ * Schema: a server that breaks these rules is a defect, with a message naming
+ * the tool.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make = <const Tools extends ReadonlyArray<McpTool.McpTool.Any>>(
+  options: Options<Tools>
+): Effect.Effect<McpServer, never, McpTool.McpTool.Requirements<Tools[number]>> =>
+  Effect.flatMap(
+    Effect.context<McpTool.McpTool.Requirements<Tools[number]>>(),
+    (context) => internal.makeServer(options, context as any)
+  )
+
+/**
+ * Whether a value is an {@link McpServer} (an `mcpServers` entry served in
+ * process).
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isMcpServer: (u: unknown) => u is McpServer = internal.isServer
+
+/**
+ * Answers one JSON-RPC message as the server does in a session (`initialize`,
+ * `ping`, `tools/list`, `tools/call`; method-not-found for anything else; the
+ * acknowledgement the CLI expects for notifications). Each call is its own
+ * connection: useful for tests and for serving the tools elsewhere.
+ *
+ * @since 0.1.0
+ * @category Serving
+ */
+export const handle = (
+  server: McpServer,
+  message: unknown,
+  options?: { readonly serverName?: string | undefined; readonly requestId?: string | undefined }
+): Effect.Effect<JsonRpcResponse> =>
+  internal.connect(server, options?.serverName ?? server.name).handle(message, {
+    requestId: options?.requestId ?? "local"
+  })
