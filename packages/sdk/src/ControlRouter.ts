@@ -10,7 +10,9 @@
  *
  * @since 0.1.0
  */
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -121,9 +123,11 @@ export interface InboundContext {
  * @since 0.1.0
  * @category Errors
  */
-export class InboundHandlerError extends Error {
-  readonly _tag = "InboundHandlerError"
-}
+export class InboundHandlerError extends Data.TaggedError("InboundHandlerError")<{
+  /** Sent to the CLI as the error reply. */
+  readonly message: string
+  readonly cause?: unknown
+}> {}
 
 /**
  * @since 0.1.0
@@ -226,7 +230,12 @@ export const make: (
           Effect.catchAllCause((cause) =>
             Effect.logWarning("inbound control request handler failed", cause).pipe(
               Effect.annotateLogs({ requestId, subtype }),
-              Effect.as(Either.left<string>(`${subtype} handler failed`))
+              Effect.as(Either.left<string>(
+                Option.match(Cause.failureOption(cause), {
+                  onNone: () => `${subtype} handler failed`,
+                  onSome: (error) => error.message
+                })
+              ))
             )
           )
         )
