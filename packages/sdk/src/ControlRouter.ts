@@ -213,7 +213,16 @@ export const make: (
       ).pipe(
         Effect.catchAll((error) =>
           Effect.logWarning("could not answer a control request").pipe(
-            Effect.annotateLogs({ requestId, error: error.message })
+            Effect.annotateLogs({ requestId, error: error.message }),
+            // An answer that cannot be encoded must still end the CLI's wait: send an error reply.
+            Effect.zipRight(
+              error._tag === "ProtocolError"
+                ? Effect.ignore(send({
+                  type: "control_response",
+                  response: { subtype: "error", request_id: requestId, error: "the SDK could not encode its answer" }
+                }))
+                : Effect.void
+            )
           )
         )
       )

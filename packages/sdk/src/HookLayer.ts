@@ -79,9 +79,16 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const context = yield* Effect.context<R>()
+      const active = { current: true }
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          active.current = false
+        })
+      )
       yield* Effect.locallyScopedWith(currentHooks, (hooks) =>
         HashSet.add(hooks, {
           event,
+          active,
           order: nextOrder(),
           matcher: options.matcher,
           timeout: options.timeout,

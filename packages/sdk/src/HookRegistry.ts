@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -20,6 +21,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as HookResult from "./HookResult.js"
+import * as HookMatchers from "./internal/hookMatchers.js"
 import {
   currentHooks,
   type HookContext,
@@ -114,50 +116,39 @@ const CLI_TIMEOUT_MARGIN_SECONDS = 5
 
 /**
  * Whether a matcher selects a value, with the CLI's rules: empty or `*`
- * selects everything; a plain name or `A|B` list selects exact names; anything
- * else is an unanchored, case-sensitive regular expression.
+ * selects everything; a plain name or `A|B` list (for most events also
+ * `A, B`) selects exact, case-sensitive names, legacy tool names included;
+ * anything else is an unanchored, case-sensitive regular expression. An event
+ * with nothing to match on ignores matchers.
  *
  * @since 0.1.0
  * @category Matching
  */
-export const matches = (matcher: string | undefined, value: string | undefined): boolean => {
-  if (matcher === undefined || matcher === "" || matcher === "*") return true
-  if (value === undefined) return false
-  if (/^[A-Za-z0-9_|-]+$/.test(matcher)) return matcher.split("|").includes(value)
-  try {
-    return new RegExp(matcher).test(value)
-  } catch {
-    return false
-  }
-}
+export const matches = (matcher: string | undefined, value: string | undefined, event = "PreToolUse"): boolean =>
+  HookMatchers.selects(event, matcher, value)
 
 /**
  * The value a matcher is compared with for an input: the tool name for tool
- * events, the source, trigger, reason, type or agent type for the others.
+ * events; the source, trigger, reason, notification type, agent type, ... for
+ * the others; `undefined` for events the CLI does not match on.
  *
  * @since 0.1.0
  * @category Matching
  */
-export const matchValue = (input: Protocol.HookInput): string | undefined => {
-  const record = input as Record<string, unknown>
-  const field = (name: string) => typeof record[name] === "string" ? record[name] as string : undefined
-  switch (input.hook_event_name) {
-    case "SessionStart":
-      return field("source")
-    case "SessionEnd":
-      return field("reason")
-    case "PreCompact":
-    case "PostCompact":
-      return field("trigger")
-    case "Notification":
-      return field("notification_type")
-    case "SubagentStart":
-    case "SubagentStop":
-      return field("agent_type")
-    default:
-      return field("tool_name")
-  }
-}
+export const matchValue: (input: Protocol.HookInput) => string | undefined = HookMatchers.matchValue
+
+/**
+ * Whether the CLI calls `hook` for `input`: same event, and a matcher that
+ * selects the input.
+ *
+ * @since 0.1.0
+ * @category Matching
+ */
+export const selects = (
+  hook: { readonly event: string; readonly matcher: string | undefined },
+  input: Protocol.HookInput
+): boolean =>
+  hook.event === input.hook_event_name && HookMatchers.selects(hook.event, hook.matcher, HookMatchers.matchValue(input))
 
 const decisionOf = (output: Protocol.SyncHookOutput): Decision => {
   const o = output as Record<string, any>
@@ -178,6 +169,12 @@ const validateSyncOutput = Schema.validateEither(Protocol.SyncHookOutput, { onEx
 // An output whose hookEventName names another event makes the CLI fail the tool call with an
 // opaque error: catch it here, where the fallback can say why.
 const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
+  // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
+  try {
+    JSON.stringify(output)
+  } catch (error) {
+    return Either.left(`the output cannot be written as JSON: ${String(error)}`)
+  }
   const valid = validateSyncOutput(output)
   if (Either.isLeft(valid)) return Either.left(ParseResult.TreeFormatter.formatErrorSync(valid.left))
   const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
@@ -222,14 +219,14 @@ const runHook = (
   input: Protocol.HookInput,
   context: HookContext
 ): Effect.Effect<DispatchOutcome> =>
-  Effect.suspend(() => {
-    const started = Date.now()
-    const done = (output: Protocol.SyncHookOutput, fallback: FallbackReason | undefined): DispatchOutcome => ({
-      output,
-      decision: decisionOf(output),
-      fallback,
-      durationMillis: Date.now() - started
-    })
+  Effect.flatMap(Clock.currentTimeMillis, (started) => {
+    const done = (output: Protocol.SyncHookOutput, fallback: FallbackReason | undefined) =>
+      Effect.map(Clock.currentTimeMillis, (now): DispatchOutcome => ({
+        output,
+        decision: decisionOf(output),
+        fallback,
+        durationMillis: now - started
+      }))
     const fallbackWith = (reason: FallbackReason, cause: Cause.Cause<unknown> | string) =>
       Effect.logWarning(`hook "${hook.name}" fell back (${reason})`, cause).pipe(
         Effect.annotateLogs({
@@ -238,7 +235,7 @@ const runHook = (
           requestId: context.requestId,
           ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
         }),
-        Effect.as(done(HookResult.fallbackOutput(hook.event, reason), reason))
+        Effect.zipRight(done(HookResult.fallbackOutput(hook.event, reason), reason))
       )
     return hook.handler(input, context).pipe(
       // Answer at the deadline; the handler's interruption completes in the background.
@@ -260,7 +257,7 @@ const runHook = (
             : answer
           const valid = validateOutput(hook.event, output)
           return Either.isRight(valid)
-            ? Effect.succeed(done(valid.right, undefined))
+            ? done(valid.right, undefined)
             : fallbackWith("invalid_output", valid.left)
         }
       })

@@ -8,7 +8,7 @@
  */
 import * as Data from "effect/Data"
 import * as Predicate from "effect/Predicate"
-import type * as Protocol from "./Protocol.js"
+import * as Protocol from "./Protocol.js"
 
 /**
  * @since 0.1.0
@@ -129,6 +129,19 @@ export const output = (output: Protocol.SyncHookOutput): HookResult => tagged(ma
 export const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest"])
 
 /**
+ * The events whose hook-specific output takes `additionalContext`, read from
+ * the Protocol schemas.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const contextEvents: ReadonlySet<string> = new Set(
+  Protocol.HookSpecificOutput.members.flatMap((member) =>
+    "additionalContext" in member.fields ? [member.fields.hookEventName.literals[0] as string] : []
+  )
+)
+
+/**
  * The wire output of a result for an event.
  *
  * @since 0.1.0
@@ -145,7 +158,8 @@ export const toOutput = (event: string, result: HookResult): Protocol.SyncHookOu
     case "Halt":
       return { continue: false, stopReason: result.stopReason }
     case "AdditionalContext":
-      return specific({ additionalContext: result.text })
+      // Only some events take extra context; elsewhere the output would be invalid (and fall back).
+      return contextEvents.has(event) ? specific({ additionalContext: result.text }) : {}
     case "Allow":
       if (event === "PreToolUse") {
         return specific({

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -126,19 +127,17 @@ const runGate = (
   context: PermissionContext,
   defaultTimeout: Duration.DurationInput
 ): Effect.Effect<Decision> =>
-  Effect.suspend(() => {
+  Effect.flatMap(Clock.currentTimeMillis, (started) => {
     const timeout = gate.timeout ?? Duration.decode(defaultTimeout)
-    const started = Date.now()
+    const done = (result: Protocol.PermissionResult, fallback: Decision["fallback"]) =>
+      Effect.map(Clock.currentTimeMillis, (now): Decision => ({ result, fallback, durationMillis: now - started }))
     const fallback = (reason: NonNullable<Decision["fallback"]>, cause: Cause.Cause<unknown> | string) =>
       Effect.logWarning(`permission gate fell back to deny (${reason})`, cause).pipe(
         Effect.annotateLogs({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId }),
-        Effect.as<Decision>({
-          result: PermissionResult.deny(
-            `Denied: the permission gate did not give a valid answer (${reason}); failing closed.`
-          ),
-          fallback: reason,
-          durationMillis: Date.now() - started
-        })
+        Effect.zipRight(done(
+          PermissionResult.deny(`Denied: the permission gate did not give a valid answer (${reason}); failing closed.`),
+          reason
+        ))
       )
     return gate.handler(request, context).pipe(
       // Answer at the deadline; the handler's interruption completes in the background.
@@ -151,13 +150,16 @@ const runGate = (
             : fallback(Cause.isFailure(cause) ? "failure" : "defect", cause),
         onSuccess: (result) => {
           const valid = validateResult(result)
-          return Either.isRight(valid)
-            ? Effect.succeed<Decision>({
-              result: valid.right,
-              fallback: undefined,
-              durationMillis: Date.now() - started
-            })
-            : fallback("invalid_output", ParseResult.TreeFormatter.formatErrorSync(valid.left))
+          if (Either.isLeft(valid)) {
+            return fallback("invalid_output", ParseResult.TreeFormatter.formatErrorSync(valid.left))
+          }
+          // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
+          try {
+            JSON.stringify(valid.right)
+          } catch (error) {
+            return fallback("invalid_output", `the result cannot be written as JSON: ${String(error)}`)
+          }
+          return done(valid.right, undefined)
         }
       })
     )

@@ -1,19 +1,22 @@
 /**
- * Test hook layers and permission gates without a CLI: `HookTest.run` feeds a
- * hook input to every hook in scope whose event and matcher select it — the
- * CLI's matcher rules, emulated — through the same dispatch the runtime uses
- * (timeouts, fallbacks, concurrency), and returns what the CLI would receive
- * and what it would conclude. `HookTest.decide` does the same for the
- * permission gate. No process is spawned, so property tests can run
- * thousands of inputs.
+ * Test hook layers and permission gates without a CLI. `HookTest.run` feeds
+ * one hook input to every hook in scope that the CLI would call for it (its
+ * matcher rules, emulated), all at once as the CLI does, through the
+ * runtime's own dispatch (timeouts, fallbacks, error recovery), and returns
+ * each hook's wire answer and what the CLI would conclude from all of them.
+ * `HookTest.decide` does the same for the permission gate. No process is
+ * spawned, so a property test can run thousands of inputs.
  *
  * ```ts
- * it.effect("the guard denies rm -rf", () =>
+ * it.effect("the guard denies rm -rf /", () =>
  *   Effect.gen(function*() {
  *     const outcome = yield* HookTest.run(HookTest.preToolUse("Bash", { command: "rm -rf /" }))
  *     assert.strictEqual(outcome.permissionDecision, "deny")
- *   }).pipe(Effect.provide(guardLayer)))
+ *   }).pipe(Effect.provide(guard)))
  * ```
+ *
+ * Hooks are timed with the Effect `Clock`: under `it.effect` (a `TestClock`)
+ * a hook that sleeps needs `TestClock.adjust`; use `it.live` for real time.
  *
  * @since 0.1.0
  */
@@ -22,6 +25,12 @@ import * as HookRegistry from "@claude-effect/sdk/HookRegistry"
 import * as PermissionGate from "@claude-effect/sdk/PermissionGate"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { randomUUID } from "node:crypto"
+import * as shell from "./internal/shell.js"
+
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
 
 /**
  * One hook's answer.
@@ -30,40 +39,60 @@ import * as Effect from "effect/Effect"
  * @category Models
  */
 export interface HookRun {
+  /** The hook's name (`HookOptions.name`, or the event and matcher). */
   readonly name: string
   readonly event: string
   readonly matcher: string | undefined
   readonly callbackId: string
   /** The `hook_callback` response body the CLI would get. */
   readonly output: Protocol.SyncHookOutput
+  /** The runtime's reading of `output`. */
   readonly decision: HookRegistry.Decision
-  /** Why the fallback answered, if it did. */
+  /** Why the fallback answered instead of the handler, if it did. */
   readonly fallback: HookRegistry.FallbackReason | undefined
   readonly durationMillis: number
 }
 
 /**
- * What the CLI would make of all the answers to one event.
+ * A permission decision, as a hook gives it.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type PermissionDecision = "allow" | "deny" | "ask" | "defer"
+
+/**
+ * What the CLI would make of all the answers to one input.
  *
  * @since 0.1.0
  * @category Models
  */
 export interface HookOutcome {
-  /** Every hook that matched, in registration order. */
+  readonly event: string
+  /** Every hook the CLI would call, in registration order. Empty when none matched. */
   readonly runs: ReadonlyArray<HookRun>
-  /** The permission decision with the CLI's precedence: deny > ask > allow > defer. */
-  readonly permissionDecision: "allow" | "deny" | "ask" | "defer" | undefined
-  /** The reason given with the winning permission decision or block. */
+  /**
+   * The permission decision (PreToolUse, PermissionRequest, PreModelSwitch),
+   * with the CLI's precedence: deny > ask > allow > defer. A top-level
+   * `decision: "block"` counts as deny and `"approve"` as allow.
+   */
+  readonly permissionDecision: PermissionDecision | undefined
+  /** The reason given with the winning permission decision, else with the first block. */
   readonly reason: string | undefined
-  /** The input the tool would run with, when a hook rewrote it. */
+  /**
+   * The input the tool would run with, when a hook rewrote it: the last
+   * rewrite in registration order, whatever the decision (gone on deny).
+   */
   readonly updatedInput: Readonly<Record<string, unknown>> | undefined
-  /** `decision: "block"` from any hook. */
+  /** Whether any hook answered `decision: "block"`. */
   readonly blocked: boolean
-  /** `continue: false` from any hook. */
+  /** Whether any hook answered `continue: false`. */
   readonly halted: boolean
+  /** The `stopReason` of the first hook that halted. */
   readonly stopReason: string | undefined
   /** Every `additionalContext`, in registration order. */
   readonly additionalContext: ReadonlyArray<string>
+  /** Every `systemMessage`, in registration order. */
   readonly systemMessages: ReadonlyArray<string>
 }
 
@@ -72,78 +101,129 @@ export interface HookOutcome {
  * @category Models
  */
 export interface RunOptions {
-  /** The timeout of hooks that set none (default 60 s, as in sessions). */
+  /** The timeout of hooks that set none: the session's `hookTimeout` (default 60 s). */
   readonly defaultTimeout?: Duration.DurationInput | undefined
-  readonly requestId?: string | undefined
-}
-
-const precedence = ["deny", "ask", "allow", "defer"] as const
-
-const permissionOf = (output: Protocol.SyncHookOutput) => {
-  const o = output as Record<string, any>
-  const specific = o.hookSpecificOutput as Record<string, any> | undefined
-  if (specific?.permissionDecision !== undefined) {
-    return {
-      decision: specific.permissionDecision as (typeof precedence)[number],
-      reason: specific.permissionDecisionReason as string | undefined,
-      updatedInput: specific.updatedInput as Record<string, unknown> | undefined
-    }
-  }
-  if (specific?.decision?.behavior === "allow" || specific?.decision?.behavior === "deny") {
-    return {
-      decision: specific.decision.behavior as "allow" | "deny",
-      reason: specific.decision.message as string | undefined,
-      updatedInput: specific.decision.updatedInput as Record<string, unknown> | undefined
-    }
-  }
-  if (o.decision === "block") {
-    return { decision: "deny" as const, reason: o.reason as string | undefined, updatedInput: undefined }
-  }
-  if (o.decision === "approve") {
-    return { decision: "allow" as const, reason: o.reason as string | undefined, updatedInput: undefined }
-  }
-  if (specific?.updatedInput !== undefined) {
-    return { decision: undefined, reason: undefined, updatedInput: specific.updatedInput as Record<string, unknown> }
-  }
-  return undefined
 }
 
 /**
- * Combines the answers of several hooks as the CLI does.
+ * @since 0.1.0
+ * @category Models
+ */
+export interface DecideOptions {
+  /** The timeout of a gate that sets none: the session's `permissionTimeout` (default 60 s). */
+  readonly defaultTimeout?: Duration.DurationInput | undefined
+}
+
+// -----------------------------------------------------------------------------
+// Combining
+// -----------------------------------------------------------------------------
+
+const rank: Record<PermissionDecision, number> = { deny: 3, ask: 2, allow: 1, defer: 0 }
+
+const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "PreModelSwitch"])
+
+interface Vote {
+  readonly decision: PermissionDecision | undefined
+  readonly reason: string | undefined
+  readonly updatedInput: Readonly<Record<string, unknown>> | undefined
+}
+
+const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const voteOf = (event: string, output: Protocol.SyncHookOutput): Vote => {
+  const o = output as Record<string, any>
+  const specific = isRecord(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === event
+    ? o.hookSpecificOutput
+    : undefined
+  const topReason = typeof o.reason === "string" ? o.reason : undefined
+  let decision: PermissionDecision | undefined = o.decision === "block"
+    ? "deny"
+    : o.decision === "approve"
+    ? "allow"
+    : undefined
+  let reason = decision !== undefined ? topReason : undefined
+  let updatedInput: Record<string, unknown> | undefined
+  if (specific !== undefined) {
+    if (typeof specific.permissionDecision === "string") {
+      decision = specific.permissionDecision as PermissionDecision
+      reason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : topReason
+    }
+    if (isRecord(specific.decision)) {
+      decision = specific.decision.behavior === "allow" ? "allow" : "deny"
+      reason = typeof specific.decision.message === "string" ? specific.decision.message : undefined
+      if (decision === "allow" && isRecord(specific.decision.updatedInput)) {
+        updatedInput = specific.decision.updatedInput
+      }
+    }
+    if (isRecord(specific.updatedInput)) updatedInput = specific.updatedInput
+  }
+  // A block always denies a tool call, whatever else the output says.
+  if (o.decision === "block") {
+    decision = "deny"
+    reason = reason ?? topReason
+  }
+  return { decision, reason, updatedInput }
+}
+
+/**
+ * Combines the answers of several hooks to one input as the CLI does:
+ * permission decisions by precedence (deny > ask > allow > defer, the first
+ * hook at the winning rank gives the reason), the last rewrite of the input,
+ * and every block, halt, context and system message.
  *
  * @since 0.1.0
  * @category Combinators
  */
 export const combine = (event: string, runs: ReadonlyArray<HookRun>): HookOutcome => {
-  const permissions = runs.map((run) => permissionOf(run.output)).filter((p) => p !== undefined)
-  const permissionEvent = event === "PreToolUse" || event === "PermissionRequest"
-  const winner = permissionEvent
-    ? precedence.map((d) => permissions.find((p) => p.decision === d)).find((p) => p !== undefined)
-    : undefined
-  const rewrite = winner?.updatedInput ?? permissions.find((p) => p.decision === undefined)?.updatedInput
+  const votes = permissionEvents.has(event) ? runs.map((run) => voteOf(event, run.output)) : []
+  let winner: Vote | undefined
+  for (const vote of votes) {
+    if (vote.decision !== undefined && (winner === undefined || rank[vote.decision] > rank[winner.decision!])) {
+      winner = vote
+    }
+  }
+  const rewrite = votes.reduce<Vote["updatedInput"]>((last, vote) => vote.updatedInput ?? last, undefined)
   const outputs = runs.map((run) => run.output as Record<string, any>)
   const blockedBy = outputs.find((o) => o.decision === "block")
   const haltedBy = outputs.find((o) => o.continue === false)
   return {
+    event,
     runs,
     permissionDecision: winner?.decision,
-    reason: winner?.reason ?? blockedBy?.reason,
+    reason: winner !== undefined
+      ? winner.reason
+      : typeof blockedBy?.reason === "string"
+      ? blockedBy.reason
+      : undefined,
     updatedInput: winner?.decision === "deny" ? undefined : rewrite,
     blocked: blockedBy !== undefined,
     halted: haltedBy !== undefined,
-    stopReason: haltedBy?.stopReason,
+    stopReason: typeof haltedBy?.stopReason === "string" ? haltedBy.stopReason : undefined,
     additionalContext: outputs.flatMap((o) =>
-      typeof o.hookSpecificOutput?.additionalContext === "string" ? [o.hookSpecificOutput.additionalContext] : []
+      isRecord(o.hookSpecificOutput) && typeof o.hookSpecificOutput.additionalContext === "string"
+        ? [o.hookSpecificOutput.additionalContext]
+        : []
     ),
-    systemMessages: outputs.flatMap((o) => typeof o.systemMessage === "string" ? [o.systemMessage] : [])
+    systemMessages: outputs.flatMap((o) => (typeof o.systemMessage === "string" ? [o.systemMessage] : []))
   }
 }
 
-let requestCounter = 0
+// -----------------------------------------------------------------------------
+// Running
+// -----------------------------------------------------------------------------
+
+let counter = 0
 
 /**
- * Runs every hook layer in scope that the CLI would call for `input`, all at
- * once, as the CLI does, and combines their answers.
+ * Runs every hook layer in scope that the CLI would call for `input` — same
+ * event, and a matcher that selects it by the CLI's rules — all at once, each
+ * through the runtime's dispatch (its timeout, its fallback on failure,
+ * defect, timeout or invalid output), and combines their answers.
+ *
+ * Matchers: none, `""` or `"*"` select everything; plain names and `A|B`
+ * (or `A, B`) lists select exact, case-sensitive names; anything else is an
+ * unanchored regular expression. Events without a value to match (Stop,
+ * UserPromptSubmit, ...) call every hook whatever its matcher.
  *
  * @since 0.1.0
  * @category Running
@@ -151,24 +231,16 @@ let requestCounter = 0
 export const run = (input: Protocol.HookInput, options?: RunOptions): Effect.Effect<HookOutcome> =>
   Effect.gen(function*() {
     const registry = yield* HookRegistry.make({ defaultTimeout: options?.defaultTimeout })
-    const value = HookRegistry.matchValue(input)
-    const selected = registry.hooks.filter((hook) =>
-      hook.event === input.hook_event_name && HookRegistry.matches(hook.matcher, value)
-    )
-    const requestId = options?.requestId ?? `hooktest_${++requestCounter}`
-    const toolUseId = typeof (input as { tool_use_id?: unknown }).tool_use_id === "string"
-      ? (input as { tool_use_id: string }).tool_use_id
-      : undefined
+    const event = input.hook_event_name
+    const selected = registry.hooks.filter((hook) => HookRegistry.selects(hook, input))
+    const requestId = `hooktest_${++counter}`
+    // The request-level tool_use_id: the tool's id, or a fresh UUID for other events.
+    const toolUseId = typeof input.tool_use_id === "string" ? input.tool_use_id : randomUUID()
     const runs = yield* Effect.forEach(
       selected,
       (hook) =>
         Effect.map(
-          HookRegistry.dispatchHook(hook, input, {
-            event: hook.event,
-            callbackId: hook.callbackId,
-            requestId,
-            toolUseId
-          }),
+          HookRegistry.dispatchHook(hook, input, { event, callbackId: hook.callbackId, requestId, toolUseId }),
           (outcome): HookRun => ({
             name: hook.name,
             event: hook.event,
@@ -182,44 +254,120 @@ export const run = (input: Protocol.HookInput, options?: RunOptions): Effect.Eff
         ),
       { concurrency: "unbounded" }
     )
-    return combine(input.hook_event_name, runs)
+    return combine(event, runs)
   })
 
 /**
- * Asks the permission gate in scope, with the session's timeout and deny
- * fallback.
+ * A `can_use_tool` request: `tool_name` and `input`, and any other field the
+ * CLI sends (the rest is filled in).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type CanUseToolRequest =
+  & Pick<Protocol.CanUseToolRequest, "tool_name" | "input">
+  & Partial<Protocol.CanUseToolRequest>
+
+/**
+ * Asks the permission gate in scope, as a session does: under the gate's
+ * timeout (or `defaultTimeout`), with a deny for whatever goes wrong. The
+ * decision's `result` is the `can_use_tool` response the CLI would get.
  *
  * @since 0.1.0
  * @category Running
  */
 export const decide = (
-  request: Pick<Protocol.CanUseToolRequest, "tool_name" | "input"> & Partial<Protocol.CanUseToolRequest>,
-  options?: { readonly defaultTimeout?: Duration.DurationInput | undefined }
+  request: CanUseToolRequest,
+  options?: DecideOptions
 ): Effect.Effect<Gate.Decision, never, PermissionGate.PermissionGate> =>
   Effect.flatMap(PermissionGate.PermissionGate, (gate) => {
+    const id = ++counter
     const full = {
       subtype: "can_use_tool",
-      tool_use_id: `toolu_hooktest_${++requestCounter}`,
+      display_name: request.tool_name,
+      tool_use_id: `toolu_hooktest_${id}`,
       ...request
     } as Protocol.CanUseToolRequest
     return PermissionGate.decide(gate, full, {
-      requestId: `hooktest_${requestCounter}`,
+      requestId: `hooktest_${id}`,
       toolUseId: full.tool_use_id,
       suggestions: full.permission_suggestions ?? []
     }, options?.defaultTimeout)
   })
 
-const base = (event: string, overrides?: Partial<Record<string, unknown>>) => ({
-  session_id: "00000000-0000-4000-8000-000000000000",
-  transcript_path: "/tmp/hooktest/transcript.jsonl",
-  cwd: process.cwd(),
-  permission_mode: "default",
-  hook_event_name: event,
-  ...overrides
-})
+// -----------------------------------------------------------------------------
+// Inputs
+// -----------------------------------------------------------------------------
 
 /**
- * A PreToolUse input with plausible base fields.
+ * The working directory of the inputs built here: `/home/user/project`, the
+ * same as the arbitraries' default.
+ *
+ * @since 0.1.0
+ * @category Inputs
+ */
+export const defaultCwd: string = shell.defaultCwd
+
+const sessionId = "5f1c7a3e-2b9d-4c61-8e0f-3a7d9b2c4e10"
+
+type BaseKey = "session_id" | "transcript_path" | "cwd" | "hook_event_name"
+
+/**
+ * The fields of an event's input beyond the base ones, which default to
+ * plausible values and may be overridden.
+ *
+ * @since 0.1.0
+ * @category Inputs
+ */
+export type InputFields<E extends Protocol.HookEvent> =
+  & { readonly [K in keyof Protocol.HookInputFor<E> as K extends BaseKey ? never : K]: Protocol.HookInputFor<E>[K] }
+  & { readonly session_id?: string; readonly transcript_path?: string; readonly cwd?: string }
+
+/**
+ * Overrides of an input's base fields.
+ *
+ * @since 0.1.0
+ * @category Inputs
+ */
+export interface BaseOverrides {
+  readonly session_id?: string
+  readonly transcript_path?: string
+  readonly cwd?: string
+  readonly prompt_id?: string
+  readonly permission_mode?: Protocol.PermissionMode | (string & {})
+  readonly agent_id?: string
+  readonly agent_type?: string
+  readonly effort?: Protocol.HookEffort
+  /** Any other field, e.g. `tool_use_id`. */
+  readonly [field: string]: unknown
+}
+
+// Events whose input the CLI sends without `effort` or `permission_mode` (PROTOCOL §9.1).
+const withoutEffort: ReadonlySet<string> = new Set(["UserPromptSubmit", "StopFailure"])
+const withoutPermissionMode: ReadonlySet<string> = new Set(["StopFailure"])
+
+/**
+ * Any event's input: the base fields the CLI sends (`session_id`,
+ * `transcript_path`, `cwd` = {@link defaultCwd}, `permission_mode`,
+ * `effort`, ...) and the given fields.
+ *
+ * @since 0.1.0
+ * @category Inputs
+ */
+export const input = <E extends Protocol.HookEvent>(event: E, fields: InputFields<E>): Protocol.HookInputFor<E> =>
+  ({
+    session_id: sessionId,
+    transcript_path: `/home/user/.claude/projects/-home-user-project/${sessionId}.jsonl`,
+    cwd: defaultCwd,
+    prompt_id: "0b6f2e9a-7c41-4d3e-9a58-1e2f3c4d5b6a",
+    ...(withoutPermissionMode.has(event) ? {} : { permission_mode: "default" }),
+    ...(withoutEffort.has(event) ? {} : { effort: { level: "medium" } }),
+    hook_event_name: event,
+    ...fields
+  }) as unknown as Protocol.HookInputFor<E>
+
+/**
+ * A PreToolUse input.
  *
  * @since 0.1.0
  * @category Inputs
@@ -227,17 +375,17 @@ const base = (event: string, overrides?: Partial<Record<string, unknown>>) => ({
 export const preToolUse = (
   toolName: string,
   toolInput: Readonly<Record<string, unknown>>,
-  overrides?: Partial<Record<string, unknown>>
-): Protocol.HookInput =>
-  base("PreToolUse", {
+  overrides?: BaseOverrides
+): Protocol.PreToolUseHookInput =>
+  input("PreToolUse", {
     tool_name: toolName,
     tool_input: toolInput,
-    tool_use_id: `toolu_hooktest_${++requestCounter}`,
+    tool_use_id: `toolu_hooktest_${++counter}`,
     ...overrides
-  }) as unknown as Protocol.HookInput
+  })
 
 /**
- * A PostToolUse input with plausible base fields.
+ * A PostToolUse input.
  *
  * @since 0.1.0
  * @category Inputs
@@ -246,30 +394,34 @@ export const postToolUse = (
   toolName: string,
   toolInput: Readonly<Record<string, unknown>>,
   toolResponse: unknown,
-  overrides?: Partial<Record<string, unknown>>
-): Protocol.HookInput =>
-  base("PostToolUse", {
+  overrides?: BaseOverrides
+): Protocol.PostToolUseHookInput =>
+  input("PostToolUse", {
     tool_name: toolName,
     tool_input: toolInput,
     tool_response: toolResponse,
-    tool_use_id: `toolu_hooktest_${++requestCounter}`,
+    tool_use_id: `toolu_hooktest_${++counter}`,
     ...overrides
-  }) as unknown as Protocol.HookInput
+  })
 
 /**
- * A UserPromptSubmit input with plausible base fields.
+ * A PermissionRequest input (sent alongside `can_use_tool`).
  *
  * @since 0.1.0
  * @category Inputs
  */
-export const userPromptSubmit = (prompt: string, overrides?: Partial<Record<string, unknown>>): Protocol.HookInput =>
-  base("UserPromptSubmit", { prompt, ...overrides }) as unknown as Protocol.HookInput
+export const permissionRequest = (
+  toolName: string,
+  toolInput: Readonly<Record<string, unknown>>,
+  overrides?: BaseOverrides
+): Protocol.PermissionRequestHookInput =>
+  input("PermissionRequest", { tool_name: toolName, tool_input: toolInput, ...overrides })
 
 /**
- * Any event's input with plausible base fields.
+ * A UserPromptSubmit input.
  *
  * @since 0.1.0
  * @category Inputs
  */
-export const input = (event: Protocol.HookEvent, fields?: Partial<Record<string, unknown>>): Protocol.HookInput =>
-  base(event, fields) as unknown as Protocol.HookInput
+export const userPromptSubmit = (prompt: string, overrides?: BaseOverrides): Protocol.UserPromptSubmitHookInput =>
+  input("UserPromptSubmit", { prompt, ...overrides })

@@ -10,3 +10,28 @@
  * @since 0.1.0
  */
 export * as ScriptedModel from "./ScriptedModel.js"
+
+/**
+ * Run hook layers and permission gates against given inputs, through the
+ * runtime's own dispatch and with the CLI's matcher rules and precedence,
+ * without a CLI.
+ *
+ * @since 0.1.0
+ */
+export * as HookTest from "./HookTest.js"
+
+/**
+ * The inputs of the CLI's built-in tools as Schemas, each with a realistic
+ * arbitrary.
+ *
+ * @since 0.1.0
+ */
+export * as ToolInputs from "./ToolInputs.js"
+
+/**
+ * Schema-derived fast-check arbitraries: every hook input, the built-in
+ * tools' inputs, shell commands and paths whose meaning is known.
+ *
+ * @since 0.1.0
+ */
+export * as Arbitraries from "./Arbitraries.js"

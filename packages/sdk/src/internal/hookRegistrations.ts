@@ -26,6 +26,12 @@ export interface HookRegistration {
   readonly event: string
   readonly matcher: string | undefined
   readonly timeout: Duration.DurationInput | undefined
+  /**
+   * Cleared when the hook layer's scope closes. Layers merged with
+   * `Layer.mergeAll` are built in other fibers, whose FiberRef restore does not
+   * reach the fiber that provided them: this flag is what retires them.
+   */
+  readonly active: { current: boolean }
   /** When the hook layer was built: hooks are registered in this order. */
   readonly order: number
   /** A label for logs and traces (defaults to the event and matcher). */
@@ -56,4 +62,4 @@ export const nextOrder = (): number => ++registrationCounter
 
 /** @internal */
 export const registrationsInOrder = (hooks: HashSet.HashSet<HookRegistration>): ReadonlyArray<HookRegistration> =>
-  Array.from(hooks).sort((a, b) => a.order - b.order)
+  Array.from(hooks).filter((hook) => hook.active.current).sort((a, b) => a.order - b.order)
