@@ -6,10 +6,10 @@
  * provided like any other layer's.
  *
  * ```ts
- * const guard = HookLayer.preToolUse({ matcher: "Bash" }, (input) =>
- *   Effect.succeed(String(input.tool_input.command).includes("rm -rf")
- *     ? HookResult.deny("destructive command")
- *     : HookResult.empty))
+ * const guard = HookLayer.preToolUse({ matcher: "Bash" }, (input) => {
+ *   const { command } = input.tool_input as { readonly command?: string }
+ *   return Effect.succeed(command?.includes("rm -rf") ? HookResult.deny("destructive command") : HookResult.empty)
+ * })
  * ```
  *
  * @since 0.1.0
