@@ -1,17 +1,31 @@
 /**
- * The demo. Until the runtime lands it proves that the pinned CLI is found and runs.
+ * The demo: `npx -y pnpm@10.34.8 demo` from the repository root.
+ *
+ * Without an API key it drives the real Claude Code CLI against the testkit's
+ * scripted model (offline, deterministic, free). With `ANTHROPIC_API_KEY` set,
+ * or with `--live`, it gives the same task, hooks and gate to the real model.
+ * `--scripted` forces the offline run. Ctrl-C stops it cleanly.
  */
-import { CliLocator } from "@claude-effect/sdk"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Command from "@effect/platform/Command"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Program from "./demo/Program.js"
+import * as Terminal from "./demo/Terminal.js"
 
-const program = Effect.gen(function*() {
-  const executable = yield* CliLocator.locate()
-  const version = yield* Command.string(Command.make(executable, "--version"))
-  yield* Console.log(`claude-effect demo: found ${version.trim()} at ${executable}`)
-})
+const args = process.argv.slice(2)
+const mode = args.includes("--scripted")
+  ? "scripted"
+  : args.includes("--live") || (process.env.ANTHROPIC_API_KEY ?? "") !== ""
+  ? "live"
+  : "scripted"
 
-program.pipe(Effect.provide(NodeContext.layer), NodeRuntime.runMain)
+Program.run({ sink: Terminal.stdout(), mode }).pipe(
+  Effect.catchAll((error) =>
+    Console.error(`\nThe demo stopped: ${error.message}`).pipe(
+      Effect.zipRight(Effect.sync(() => void (process.exitCode = 1)))
+    )
+  ),
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain
+)

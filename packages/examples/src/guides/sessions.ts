@@ -1,0 +1,78 @@
+/**
+ * The code of docs/sessions.md. Each `#region` is copied into the guide by
+ * scripts/sync-guides.mjs; `pnpm check` type-checks this file.
+ */
+// #region imports
+import type { Protocol } from "@claude-effect/sdk"
+import { ClaudeCode } from "@claude-effect/sdk"
+import { Console, Effect, Fiber, Stream } from "effect"
+// #endregion
+
+// #region turns
+const conversation = Effect.scoped(
+  Effect.gen(function*() {
+    // One CLI process for the whole scope.
+    const session = yield* ClaudeCode.session({ model: "sonnet" })
+    yield* session.turn("Read package.json and tell me the project's name.").pipe(Stream.runDrain)
+    // The second turn remembers the first.
+    const answer = yield* session.turn("Now its version.").pipe(Stream.runCollect)
+    yield* Console.log(`${answer.length} messages; session ${yield* session.sessionId}`)
+  })
+) // the scope closes: the CLI is shut down
+// #endregion
+
+// #region interrupt
+const impatient = Effect.scoped(
+  Effect.gen(function*() {
+    const session = yield* ClaudeCode.session()
+    const long = yield* session.turn("Write a 2,000-word essay on type systems.").pipe(
+      Stream.runCollect,
+      Effect.fork
+    )
+    yield* Effect.sleep("3 seconds")
+    yield* session.interrupt // the turn ends with an error_during_execution result
+    yield* Fiber.join(long)
+    // The session is still usable.
+    yield* session.turn("In one sentence instead, please.").pipe(Stream.runDrain)
+  })
+)
+// #endregion
+
+// #region control
+const tuned = Effect.scoped(
+  Effect.gen(function*() {
+    const session = yield* ClaudeCode.session()
+    yield* session.setPermissionMode("acceptEdits") // from the next turn on
+    yield* session.setModel("opus") // from the next API request on
+    const usage = yield* session.getContextUsage
+    const servers = yield* session.mcpServerStatus
+    const commands = yield* session.supportedCommands
+    yield* Console.log(`${usage.totalTokens}/${usage.maxTokens} tokens, ${servers.length} MCP servers`)
+    yield* Console.log(`${commands.length} slash commands`)
+  })
+)
+// #endregion
+
+// #region messages
+// `messages` is every message until the CLI exits; `send` queues a user message.
+const firehose = Effect.scoped(
+  Effect.gen(function*() {
+    const session = yield* ClaudeCode.session()
+    yield* session.send("List the files here.")
+    yield* session.send("Then count them.")
+    yield* session.endInput // the CLI finishes what it was given, then exits
+    yield* session.messages.pipe(
+      Stream.runForEach((message: Protocol.Message) => Console.log(message.type))
+    )
+  })
+)
+// #endregion
+
+// #region stream-prompt
+// A query fed by a stream of prompts: it ends when the input has ended and the CLI has finished.
+const batch = ClaudeCode.query(
+  Stream.make("What is 2 + 2?", "And 3 + 3?")
+).pipe(Stream.runCollect)
+// #endregion
+
+export { batch, conversation, firehose, impatient, tuned }
