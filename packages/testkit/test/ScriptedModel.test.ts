@@ -166,6 +166,20 @@ layer(Layer.merge(NodeContext.layer, FetchHttpClient.layer), { excludeTestServic
         assert.strictEqual(recorded[2]!.path, "/v1/models")
       }).pipe(Effect.scoped, Effect.provide(ScriptedModel.layerNode([ScriptedModel.toolUse("Read", {})]))))
 
+    it.effect("a delayed reply arrives after its delay, and completes", () =>
+      Effect.gen(function*() {
+        const started = Date.now()
+        const message = yield* post("/v1/messages", messagesBody({ stream: false }))
+        const elapsed = Date.now() - started
+        assert.strictEqual(message.status, 200)
+        assert.deepStrictEqual(JSON.parse(message.text).content, [{ type: "text", text: "late" }])
+        assert.isAtLeast(elapsed, 280)
+        assert.isBelow(elapsed, 5000)
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(ScriptedModel.layerNode([ScriptedModel.delayed(ScriptedModel.text("late"), "300 millis")]))
+      ))
+
     it.effect("answers side calls without consuming the script, with JSON when a schema is asked for", () =>
       Effect.gen(function*() {
         const title = yield* post("/v1/messages", {

@@ -342,8 +342,9 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
   // Completed when the scope closes: running streams end so that the server can close its connections.
   const closing = yield* Deferred.make<void>()
 
+  // Request handlers run uninterruptibly (HttpApp.toHandled): the race must be able to interrupt its loser.
   const untilClosing = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.raceFirst(Effect.asVoid(effect), Deferred.await(closing))
+    Effect.interruptible(Effect.raceFirst(Effect.asVoid(effect), Deferred.await(closing)))
 
   const record = (
     fields: Parameters<typeof makeModelRequest>[0]
