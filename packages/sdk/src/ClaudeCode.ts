@@ -23,14 +23,14 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import type { ClaudeError, OptionsError } from "./ClaudeError.js"
+import { type ClaudeError, type OptionsError, ResultError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as InternalSession from "./internal/session.js"
 import { PermissionGate } from "./PermissionGate.js"
-import type * as Protocol from "./Protocol.js"
+import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
 
 /**
@@ -192,5 +192,40 @@ export const query = (
         return Stream.merge(opened.messages, Stream.execute(writer))
       }
       return opened.turn(prompt as Prompt)
+    })
+  )
+
+/**
+ * Runs one prompt like {@link query} and returns its `result` message. A
+ * result that reports an error (`is_error`, or an error subtype such as
+ * `error_max_turns`) fails with a `ResultError`.
+ *
+ * @since 0.1.0
+ * @category Queries
+ */
+export const result = (
+  prompt: Prompt,
+  options?: ClaudeOptions.OptionsInput
+): Effect.Effect<Protocol.ResultSuccess, ClaudeError, ClaudeCode> =>
+  query(prompt, options).pipe(
+    Stream.filter(Protocol.isResultMessage),
+    Stream.runLast,
+    Effect.flatMap((last): Effect.Effect<Protocol.ResultSuccess, ClaudeError> => {
+      if (Option.isNone(last)) {
+        return new ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+      }
+      const message = last.value
+      if (Protocol.isResultSuccess(message) && message.is_error !== true) return Effect.succeed(message)
+      const fields = message as {
+        readonly session_id?: string
+        readonly errors?: ReadonlyArray<unknown>
+        readonly result?: unknown
+      }
+      return new ResultError({
+        reason: String(message.subtype),
+        sessionId: fields.session_id ?? "",
+        errors: (fields.errors ?? []).map(String),
+        ...(typeof fields.result === "string" ? { result: fields.result } : {})
+      })
     })
   )

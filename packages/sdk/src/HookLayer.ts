@@ -100,100 +100,109 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
   )
 
 /**
+ * A shorthand for one event: takes the handler and the options in either
+ * order, `(options, handler)` or `(handler, options?)`.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface EventLayer<Event extends Protocol.HookEvent> {
+  <E, R>(options: HookOptions, handler: HookHandler<Event, E, R>): Layer.Layer<never, never, R>
+  <E, R>(handler: HookHandler<Event, E, R>, options?: HookOptions): Layer.Layer<never, never, R>
+}
+
+/**
+ * The shorthand for an event.
+ *
  * @since 0.1.0
  * @category Constructors
  */
-export const preToolUse = <E, R>(
-  options: HookOptions,
-  handler: HookHandler<"PreToolUse", E, R>
-): Layer.Layer<never, never, R> => make("PreToolUse", options, handler)
+export const forEvent = <Event extends Protocol.HookEvent>(event: Event): EventLayer<Event> =>
+  (<E, R>(first: HookOptions | HookHandler<Event, E, R>, second?: HookOptions | HookHandler<Event, E, R>) =>
+    typeof first === "function"
+      ? make(event, (second as HookOptions | undefined) ?? {}, first)
+      : make(event, first, second as HookHandler<Event, E, R>)) as EventLayer<Event>
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const postToolUse = <E, R>(
-  options: HookOptions,
-  handler: HookHandler<"PostToolUse", E, R>
-): Layer.Layer<never, never, R> => make("PostToolUse", options, handler)
+export const preToolUse: EventLayer<"PreToolUse"> = forEvent("PreToolUse")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const postToolUseFailure = <E, R>(
-  options: HookOptions,
-  handler: HookHandler<"PostToolUseFailure", E, R>
-): Layer.Layer<never, never, R> => make("PostToolUseFailure", options, handler)
+export const postToolUse: EventLayer<"PostToolUse"> = forEvent("PostToolUse")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const permissionRequest = <E, R>(
-  options: HookOptions,
-  handler: HookHandler<"PermissionRequest", E, R>
-): Layer.Layer<never, never, R> => make("PermissionRequest", options, handler)
+export const postToolUseFailure: EventLayer<"PostToolUseFailure"> = forEvent("PostToolUseFailure")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const userPromptSubmit = <E, R>(
-  handler: HookHandler<"UserPromptSubmit", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("UserPromptSubmit", options, handler)
+export const permissionRequest: EventLayer<"PermissionRequest"> = forEvent("PermissionRequest")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const stop = <E, R>(
-  handler: HookHandler<"Stop", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("Stop", options, handler)
+export const userPromptSubmit: EventLayer<"UserPromptSubmit"> = forEvent("UserPromptSubmit")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const subagentStop = <E, R>(
-  handler: HookHandler<"SubagentStop", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("SubagentStop", options, handler)
+export const stop: EventLayer<"Stop"> = forEvent("Stop")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const sessionStart = <E, R>(
-  handler: HookHandler<"SessionStart", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("SessionStart", options, handler)
+export const subagentStart: EventLayer<"SubagentStart"> = forEvent("SubagentStart")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const sessionEnd = <E, R>(
-  handler: HookHandler<"SessionEnd", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("SessionEnd", options, handler)
+export const subagentStop: EventLayer<"SubagentStop"> = forEvent("SubagentStop")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const notification = <E, R>(
-  handler: HookHandler<"Notification", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("Notification", options, handler)
+export const sessionStart: EventLayer<"SessionStart"> = forEvent("SessionStart")
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const preCompact = <E, R>(
-  handler: HookHandler<"PreCompact", E, R>,
-  options: HookOptions = {}
-): Layer.Layer<never, never, R> => make("PreCompact", options, handler)
+export const sessionEnd: EventLayer<"SessionEnd"> = forEvent("SessionEnd")
+
+/**
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const notification: EventLayer<"Notification"> = forEvent("Notification")
+
+/**
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const preCompact: EventLayer<"PreCompact"> = forEvent("PreCompact")
+
+/**
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const postCompact: EventLayer<"PostCompact"> = forEvent("PostCompact")
+
+/**
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const stopFailure: EventLayer<"StopFailure"> = forEvent("StopFailure")

@@ -334,7 +334,13 @@ export const fromRegistrations = (
       handle: (request, { requestId }) => {
         const call = request as Protocol.HookCallbackRequest
         return Effect.map(
-          dispatch(call.callback_id, call.input, { requestId, toolUseId: call.tool_use_id ?? undefined }),
+          dispatch(call.callback_id, call.input, {
+            requestId,
+            // For events without a tool the CLI sends a random id here: it names nothing, so leave it out.
+            toolUseId: typeof (call.input as { tool_use_id?: unknown }).tool_use_id === "string"
+              ? call.tool_use_id ?? undefined
+              : undefined
+          }),
           (outcome) => outcome.output
         )
       }

@@ -3278,6 +3278,40 @@ export const isSystemMessage: typeof codec.isSystemMessage = codec.isSystemMessa
 export const isResultSuccess: typeof codec.isResultSuccess = codec.isResultSuccess
 
 /**
+ * Whether a message is an `assistant` message. Use the guards rather than
+ * comparing `type`: the unknown-message fallback's `type` is any string.
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isAssistantMessage: typeof codec.isAssistantMessage = codec.isAssistantMessage
+
+/**
+ * Whether a message is a `user` message (a tool result echo, a synthetic
+ * message, a replayed prompt).
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isUserMessage: typeof codec.isUserMessage = codec.isUserMessage
+
+/**
+ * Whether a message is a `result`, of any subtype.
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isResultMessage: typeof codec.isResultMessage = codec.isResultMessage
+
+/**
+ * Whether a message is a `stream_event` (partial messages).
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isStreamEvent: typeof codec.isStreamEvent = codec.isStreamEvent
+
+/**
  * Decodes one stdout line. Unknown types, subtypes and fields decode (and are
  * kept); a line that is not JSON or breaks a known shape is a
  * {@link ProtocolError}. Never throws.

@@ -42,6 +42,20 @@ describe("ClaudeCode.query", () => {
       assert.strictEqual((results[0] as any).result, "answer one")
     }).pipe(Effect.provide(harness([ScriptedModel.text("answer one")]))))
 
+  it.live("ClaudeCode.result returns the result, and fails with ResultError on an error result", () =>
+    Effect.gen(function*() {
+      const ok = yield* ClaudeCode.result("say it")
+      assert.strictEqual(ok.result, "fine")
+      // one model turn allowed, and the model wants a second one (after its tool call)
+      const error = yield* ClaudeCode.result("go", { maxTurns: 1, allowedTools: ["Bash"] }).pipe(Effect.flip)
+      assert.strictEqual(error._tag, "ResultError")
+      assert.strictEqual((error as any).reason, "error_max_turns")
+    }).pipe(Effect.provide(harness([
+      ScriptedModel.text("fine"),
+      ScriptedModel.toolUse("Bash", { command: "echo one", description: "print" }),
+      ScriptedModel.text("never")
+    ]))))
+
   it.live("bad options fail with OptionsError before anything is spawned", () =>
     Effect.gen(function*() {
       const error = yield* ClaudeCode.query("hi", { maxTurns: -3 } as any).pipe(Stream.runDrain, Effect.flip)

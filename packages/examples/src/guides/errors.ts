@@ -19,11 +19,16 @@ const report = ClaudeCode.query("Summarize CHANGELOG.md").pipe(
 // #endregion
 
 // #region result-error
-// Error results arrive as messages. To fail the program on one, turn it into a ResultError yourself.
+// ClaudeCode.result runs the prompt and returns its result; an error result fails with a ResultError.
+const mustSucceed = ClaudeCode.result("Run the migrations").pipe(
+  Effect.catchTag("ResultError", (error) => Console.error(`The turn failed (${error.reason}): ${error.message}`))
+)
+
+// On a stream, the same rule as a combinator: error results become failures.
 const strict = <E, R>(messages: Stream.Stream<Protocol.Message, E, R>) =>
   messages.pipe(
     Stream.mapEffect((message) =>
-      !Protocol.isUnknownMessage(message) && message.type === "result" && message.is_error
+      Protocol.isResultMessage(message) && message.is_error
         ? Effect.fail(
           new ClaudeError.ResultError({
             reason: message.terminal_reason ?? message.subtype,
@@ -36,8 +41,6 @@ const strict = <E, R>(messages: Stream.Stream<Protocol.Message, E, R>) =>
         : Effect.succeed(message)
     )
   )
-
-const mustSucceed = strict(ClaudeCode.query("Run the migrations")).pipe(Stream.runDrain)
 // #endregion
 
 // #region retry
@@ -58,4 +61,4 @@ const describe = (error: unknown) =>
   ClaudeError.isClaudeError(error) ? `${error._tag}: ${error.message}` : String(error)
 // #endregion
 
-export { describe, mustSucceed, report, resilient }
+export { describe, mustSucceed, report, resilient, strict }

@@ -142,6 +142,28 @@ export const isSystemMessage = <Subtype extends keyof typeof systemMessageBySubt
 export const isResultSuccess = (message: StdoutMessage): message is ResultSuccess =>
   message.type === "result" && message.subtype === "success"
 
+/**
+ * Whether a message is an `assistant` message.
+ */
+export const isAssistantMessage = (message: StdoutMessage): message is AssistantMessage => message.type === "assistant"
+
+/**
+ * Whether a message is a `user` message (a tool result echo, a synthetic
+ * message, a replayed prompt).
+ */
+export const isUserMessage = (message: StdoutMessage): message is UserMessage => message.type === "user"
+
+/**
+ * Whether a message is a `result`, of any subtype.
+ */
+export const isResultMessage = (message: StdoutMessage): message is ResultSuccess | ResultErrorMessage =>
+  message.type === "result"
+
+/**
+ * Whether a message is a `stream_event` (partial messages).
+ */
+export const isStreamEvent = (message: StdoutMessage): message is StreamEvent => message.type === "stream_event"
+
 // -----------------------------------------------------------------------------
 // Member lookup
 // -----------------------------------------------------------------------------
