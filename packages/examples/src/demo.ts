@@ -5,11 +5,14 @@
  * scripted model (offline, deterministic, free). With `ANTHROPIC_API_KEY` set,
  * or with `--live`, it gives the same task, hooks and gate to the real model.
  * `--scripted` forces the offline run. Ctrl-C stops it cleanly.
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` exports traces and metrics to a collector;
+ * `CLAUDE_EFFECT_TELEMETRY=console` prints them.
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Observability from "./demo/Observability.js"
 import * as Program from "./demo/Program.js"
 import * as Terminal from "./demo/Terminal.js"
 
@@ -26,6 +29,8 @@ Program.run({ sink: Terminal.stdout(), mode }).pipe(
       Effect.zipRight(Effect.sync(() => void (process.exitCode = 1)))
     )
   ),
+  // Traces and metrics: OTEL_EXPORTER_OTLP_ENDPOINT for a collector, CLAUDE_EFFECT_TELEMETRY=console to print them.
+  Effect.provide(Observability.fromEnv),
   Effect.provide(NodeContext.layer),
   NodeRuntime.runMain
 )

@@ -12,9 +12,9 @@
  *
  * @since 0.1.0
  */
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -76,7 +76,11 @@ export interface SessionExtras {
  * @category Constructors
  */
 export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options = {}) {
-  const context = yield* Effect.context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path>()
+  // Only the platform services: the full context would also carry the Scope of whoever built this layer,
+  // and a session must live in its own scope, not in the layer's.
+  const context = Context.pick(CommandExecutor.CommandExecutor, FileSystem.FileSystem, Path.Path)(
+    yield* Effect.context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path>()
+  )
   const locate = yield* Effect.cached(
     CliLocator.locate({ executable: defaults.executable }).pipe(Effect.provide(context))
   )

@@ -3,6 +3,7 @@ import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { harness, isAlive, Logs, processesIn, Workspace } from "./utils/harness.js"
 
@@ -55,6 +56,22 @@ describe("ClaudeCode.query", () => {
       ScriptedModel.toolUse("Bash", { command: "echo one", description: "print" }),
       ScriptedModel.text("never")
     ]))))
+
+  it.live("a query's CLI lives in the query's scope, even when the ClaudeCode layer was built in a longer one", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const env = yield* ScriptedModel.cliEnv
+      // built in the test's scope, which outlives the query
+      const context = yield* Layer.build(ClaudeCode.layer({ cwd, env }))
+      const seen: Array<number> = []
+      yield* ClaudeCode.query("hi").pipe(
+        Stream.tap(() => Effect.sync(() => seen.push(...processesIn(cwd)))),
+        Stream.runDrain,
+        Effect.provide(context)
+      )
+      assert.isAbove(seen.length, 0)
+      for (const pid of new Set(seen)) assert.isFalse(isAlive(pid), `pid ${pid} outlived its query`)
+    }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("hello")]))))
 
   it.live("bad options fail with OptionsError before anything is spawned", () =>
     Effect.gen(function*() {
