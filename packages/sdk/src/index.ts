@@ -55,6 +55,13 @@ export * as CliProcess from "./CliProcess.js"
 export * as ControlRouter from "./ControlRouter.js"
 
 /**
+ * Hook layers run as `.claude/settings.json` command hooks, and their installer.
+ *
+ * @since 0.1.0
+ */
+export * as HookCommand from "./HookCommand.js"
+
+/**
  * Hooks as Layers.
  *
  * @since 0.1.0

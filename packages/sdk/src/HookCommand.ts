@@ -1,0 +1,363 @@
+/**
+ * One hook set, two deployments: the hook layers written for the SDK, run as
+ * a `.claude/settings.json` **command hook** of a plain `claude` session.
+ *
+ * The CLI runs a command hook once per event: it writes the hook input as JSON
+ * on the command's stdin and reads the answer from its stdout. A hook program
+ * is one file:
+ *
+ * ```ts
+ * // .claude/hooks/guard.ts, bundled to guard.mjs (see docs/command-hooks.md)
+ * import * as HookCommand from "@claude-effect/sdk/HookCommand"
+ * import { guard, autoAnswer } from "./policy.js" // the same HookLayers the SDK app uses
+ *
+ * HookCommand.main(Layer.mergeAll(guard, autoAnswer))
+ * ```
+ *
+ * and {@link install} (or `claude-effect-hooks install`) adds it to a settings
+ * file. The program answers as a session would: the hooks whose event and
+ * matcher select the input run at once through the same dispatch as the SDK
+ * (`HookRegistry.dispatchHook`: timeout, error recovery, fallback), and their
+ * answers are combined by the CLI's precedence (deny > ask > allow > defer).
+ *
+ * Exit codes, as verified on the CLI 2.1.328 (see docs/command-hooks.md):
+ * - `0` with the output JSON on stdout, for every answer but a deny;
+ * - `2` with the deny JSON on stdout **and** the reason on stderr, for a deny
+ *   on a permission event (PreToolUse, PermissionRequest), whether a hook
+ *   denied or the fallback did. The CLI honours the JSON deny with exit 0 as
+ *   well, but takes a stdout it cannot read (a stray line before the JSON,
+ *   say) for "no opinion" and runs the tool: exit 2 blocks even then;
+ * - `2` with only a message on stderr when the input is unreadable and the
+ *   event cannot be told;
+ * - never `1`: the CLI takes any other code (a crash, its own timeout) for
+ *   "no opinion", and runs the tool.
+ *
+ * @since 0.1.0
+ */
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as Path from "@effect/platform/Path"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import type * as HookRegistry from "./HookRegistry.js"
+import * as internal from "./internal/hookCommand.js"
+import * as internalInstall from "./internal/hookCommandInstall.js"
+import * as internalNode from "./internal/hookCommandNode.js"
+import type * as Protocol from "./Protocol.js"
+
+// The functions below call into the internals lazily: the internals import this module (for
+// HookCommandError and Stdio), and an internal module may be the entry (the CLI's is).
+
+// -----------------------------------------------------------------------------
+// Errors
+// -----------------------------------------------------------------------------
+
+/**
+ * Something a command hook or its installer could not do: read stdin, read
+ * or write a settings file, or make sense of the options.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class HookCommandError extends Schema.TaggedError<HookCommandError>("@claude-effect/sdk/HookCommandError")(
+  "HookCommandError",
+  {
+    reason: Schema.Literal(
+      "StdinFailed",
+      "StdinTooLarge",
+      "InvalidSettings",
+      "SettingsReadFailed",
+      "SettingsWriteFailed",
+      "InvalidOptions"
+    ),
+    /** The file concerned, if any. */
+    path: Schema.optional(Schema.String),
+    detail: Schema.String,
+    cause: Schema.optional(Schema.Defect)
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return this.path !== undefined ? `${this.detail} (${this.path})` : this.detail
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Stdio
+// -----------------------------------------------------------------------------
+
+/**
+ * The process's standard streams, as the hook program sees them. `main`
+ * provides the Node ones; tests provide their own.
+ *
+ * @since 0.1.0
+ * @category Tags
+ */
+export class Stdio extends Context.Tag("@claude-effect/sdk/HookCommand/Stdio")<Stdio, Stdio.Service>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace Stdio {
+  /**
+   * @since 0.1.0
+   * @category Models
+   */
+  export interface Service {
+    /**
+     * The hook input, as UTF-8 text: stdin up to its end (the Node one also
+     * stops at the first complete JSON object); fails beyond `maxBytes`.
+     */
+    readonly readAll: (maxBytes: number) => Effect.Effect<string, HookCommandError>
+    readonly writeStdout: (text: string) => Effect.Effect<void>
+    readonly writeStderr: (text: string) => Effect.Effect<void>
+  }
+}
+
+/**
+ * `process.stdin`, `process.stdout` and `process.stderr`.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerStdioNode: Layer.Layer<Stdio> = Layer.sync(Stdio, () => internalNode.makeStdio())
+
+// -----------------------------------------------------------------------------
+// Running
+// -----------------------------------------------------------------------------
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RunOptions {
+  /**
+   * The deadline of the whole program: reading stdin, building the layers,
+   * running the hooks. At the deadline the event's fallback answers (deny for
+   * permission events). Default 50 s. Keep it below the `timeout` of the
+   * settings entry (default 60 s with {@link install}): when the CLI's own
+   * timeout kills a command hook, the CLI runs the tool.
+   */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** The timeout of hooks that set none (default: the deadline less one second). */
+  readonly hookTimeout?: Duration.DurationInput | undefined
+  /**
+   * The exit code of a deny on a permission event: 2 (default, fail-closed
+   * even if the CLI cannot read stdout) or 0 (the JSON alone).
+   */
+  readonly denyExitCode?: 0 | 2 | undefined
+  /** The largest input read from stdin (default 16 MiB). */
+  readonly maxInputBytes?: number | undefined
+}
+
+/**
+ * One hook's part in an answer.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface HookRun {
+  readonly name: string
+  readonly matcher: string | undefined
+  /** The hook's own output, after its dispatch (fallback included). */
+  readonly output: Protocol.SyncHookOutput
+  readonly decision: HookRegistry.Decision
+  readonly fallback: HookRegistry.FallbackReason | undefined
+  readonly durationMillis: number
+}
+
+/**
+ * Why the whole program answered with the event's fallback.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type ProgramFallback = "invalid_input" | "timeout" | "failure"
+
+/**
+ * What the program answers for one input: what goes to stdout and stderr,
+ * and the exit code.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Outcome {
+  /** The event answered, when it could be told. */
+  readonly event: string | undefined
+  /** The combined output, or undefined when only the exit code answers (unknown event). */
+  readonly output: Protocol.SyncHookOutput | undefined
+  readonly exitCode: 0 | 2
+  /** The output JSON and a newline, or "" when there is no output. */
+  readonly stdout: string
+  /** Diagnostics for stderr (bad input, fallbacks, the deny reason), or "". */
+  readonly stderr: string
+  /** The hooks that ran, in registration order. */
+  readonly runs: ReadonlyArray<HookRun>
+  readonly fallback: ProgramFallback | undefined
+}
+
+/**
+ * Answers one hook input (the text the CLI wrote on stdin) with the hooks of
+ * `layers`: decodes it with `Protocol.HookInput`, runs the hooks whose event
+ * and matcher select it, at once, each through `HookRegistry.dispatchHook`,
+ * and combines their answers. Never fails: bad input, a layer that fails to
+ * build, a defect or the deadline all answer with the event's fallback.
+ *
+ * @since 0.1.0
+ * @category Running
+ */
+export const respond: <E, R>(
+  layers: Layer.Layer<never, E, R>,
+  stdin: string,
+  options?: RunOptions
+) => Effect.Effect<Outcome, never, R> = (layers, stdin, options) => internal.respond(layers, stdin, options)
+
+/**
+ * Combines the answers of several hooks to one input into one output, with
+ * the CLI's precedence: for permission decisions (PreToolUse,
+ * PermissionRequest, PreModelSwitch) deny > ask > allow > defer (a
+ * top-level `decision: "block"` counts as deny, `"approve"` as allow; the
+ * first hook at the winning rank gives the reason; the last rewrite of the
+ * input wins, and none survives a deny); every block reason, context and
+ * system message is kept; the first `continue: false` halts. One output is
+ * returned as it is.
+ *
+ * @since 0.1.0
+ * @category Combinators
+ */
+export const combine = (event: string, outputs: ReadonlyArray<Protocol.SyncHookOutput>): Protocol.SyncHookOutput =>
+  internal.combine(event, outputs)
+
+/**
+ * Reads the input from {@link Stdio}, answers it with {@link respond} and
+ * writes the answer; returns the exit code. The deadline covers the read.
+ *
+ * @since 0.1.0
+ * @category Running
+ */
+export const run: <E, R>(
+  layers: Layer.Layer<never, E, R>,
+  options?: RunOptions
+) => Effect.Effect<0 | 2, never, R | Stdio> = (layers, options) => internal.run(layers, options)
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface MainOptions<R = never> extends RunOptions {
+  /**
+   * The platform services the layers need, e.g. `NodeContext.layer` from
+   * `@effect/platform-node` (or just `NodeFileSystem.layer`): `main` provides
+   * them. Import it in the hook program, so that the bundler puts it in the
+   * bundle with the one copy of effect. Required when the layers need
+   * anything.
+   */
+  readonly platform?: Layer.Layer<R, unknown> | undefined
+}
+
+/**
+ * The entry point of a hook program: {@link run} on the process's stdio,
+ * then exit with its code. Logs, and anything user code prints with
+ * `console` or `process.stdout.write`, go to stderr: stdout carries the
+ * output JSON and nothing else. A watchdog answers (and exits) should the
+ * program outlive its deadline by two seconds.
+ *
+ * ```ts
+ * HookCommand.main(Layer.mergeAll(guard, autoAnswer))
+ * // layers that need platform services
+ * HookCommand.main(readsFiles, { platform: NodeContext.layer, timeout: "20 seconds" })
+ * ```
+ *
+ * @since 0.1.0
+ * @category Running
+ */
+export const main: <E, R = never>(
+  layers: Layer.Layer<never, E, R>,
+  ...options: [R] extends [never] ? [options?: MainOptions] : [
+    options: MainOptions<R> & {
+      readonly platform: Layer.Layer<R, unknown>
+    }
+  ]
+) => void =
+  ((layers: Layer.Layer<never, unknown, any>, options?: MainOptions<any>) => internalNode.main(layers, options)) as any
+
+// -----------------------------------------------------------------------------
+// Installing
+// -----------------------------------------------------------------------------
+
+/**
+ * Which settings file: the project's shared `.claude/settings.json`, the
+ * project's `.claude/settings.local.json`, the user's `settings.json` (in
+ * `CLAUDE_CONFIG_DIR`, default `~/.claude`), or a path.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type SettingsTarget = "project" | "user" | "local" | (string & {})
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface InstallOptions {
+  readonly settings: SettingsTarget
+  /** The shell command the CLI runs, e.g. `node "$CLAUDE_PROJECT_DIR/.claude/hooks/guard.mjs"`. */
+  readonly command: string
+  readonly event: Protocol.HookEvent
+  /** The settings matcher (tool names for tool events); none selects every call. */
+  readonly matcher?: string | undefined
+  /** The CLI's timeout for the command, in whole seconds (rounded up). Default 60 s. */
+  readonly timeout?: Duration.DurationInput | undefined
+  /** The project directory for `"project"` and `"local"`, and the base of a relative path (default: the process's). */
+  readonly cwd?: string | undefined
+  /** Compute the change and its diff, write nothing. */
+  readonly dryRun?: boolean | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface InstallResult {
+  /** The settings file. */
+  readonly path: string
+  /** `added`: a new entry; `updated`: the entry's timeout changed; `unchanged`: already there. */
+  readonly status: "added" | "updated" | "unchanged"
+  /** Whether the file was written (never on a dry run or when unchanged). */
+  readonly written: boolean
+  /** A unified diff of the file, "" when unchanged. */
+  readonly diff: string
+  /** The file's text before (undefined when it did not exist) and after. */
+  readonly before: string | undefined
+  readonly after: string
+}
+
+/**
+ * Adds a command hook to a settings file, idempotently: the same event,
+ * matcher and command make the same entry, so a second run changes nothing
+ * (or only the timeout). Every other key and hook is kept as it was, in its
+ * order; the indentation is kept. The file is written atomically (a temp file
+ * in the same directory, then a rename), with its mode kept.
+ *
+ * @since 0.1.0
+ * @category Installing
+ */
+export const install: (
+  options: InstallOptions
+) => Effect.Effect<InstallResult, HookCommandError, FileSystem.FileSystem | Path.Path> = (options) =>
+  internalInstall.install(options)
+
+/**
+ * Where a settings target lives.
+ *
+ * @since 0.1.0
+ * @category Installing
+ */
+export const settingsPath: (
+  settings: SettingsTarget,
+  cwd?: string | undefined
+) => Effect.Effect<string, never, Path.Path> = (settings, cwd) => internalInstall.settingsPath(settings, cwd)

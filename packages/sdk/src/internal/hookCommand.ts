@@ -1,0 +1,482 @@
+/**
+ * The core of a command hook: one hook input in, one answer out (stdout,
+ * stderr, exit code), through the same registry and dispatch as a session.
+ * No process here: `hookCommandNode.ts` is the Node edge.
+ *
+ * @internal
+ */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import { identity } from "effect/Function"
+import * as HashSet from "effect/HashSet"
+import type * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type * as HookCommand from "../HookCommand.js"
+import { HookCommandError, Stdio } from "../HookCommand.js"
+import * as HookRegistry from "../HookRegistry.js"
+import * as HookResult from "../HookResult.js"
+import type * as Protocol from "../Protocol.js"
+import { currentHooks } from "./hookRegistrations.js"
+// The hook schemas themselves, not the Protocol facade: a hook program starts on every tool call,
+// and the facade would also build every message schema.
+import * as ProtocolHooks from "./protocol/hooks.js"
+
+// -----------------------------------------------------------------------------
+// Options
+// -----------------------------------------------------------------------------
+
+/** @internal */
+export interface Resolved {
+  readonly deadlineMillis: number
+  readonly hookTimeout: Duration.DurationInput
+  readonly denyExitCode: 0 | 2
+  readonly maxInputBytes: number
+}
+
+const DEFAULT_DEADLINE_MILLIS = 50_000
+const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024
+
+/** @internal */
+export const resolveOptions = (options?: HookCommand.RunOptions): Resolved => {
+  const deadlineMillis = options?.timeout !== undefined
+    ? Duration.toMillis(Duration.decode(options.timeout))
+    : DEFAULT_DEADLINE_MILLIS
+  // Each hook's own fallback answers before the deadline, so that the others' answers still count.
+  const hookTimeout = options?.hookTimeout ??
+    Duration.millis(deadlineMillis > 2_000 ? deadlineMillis - 1_000 : Math.floor(deadlineMillis * 0.8))
+  return {
+    deadlineMillis,
+    hookTimeout,
+    denyExitCode: options?.denyExitCode ?? 2,
+    maxInputBytes: options?.maxInputBytes ?? DEFAULT_MAX_INPUT_BYTES
+  }
+}
+
+// -----------------------------------------------------------------------------
+// Input
+// -----------------------------------------------------------------------------
+
+/** @internal */
+export type Parsed =
+  | { readonly _tag: "Input"; readonly input: Protocol.HookInput }
+  | { readonly _tag: "Invalid"; readonly event: string | undefined; readonly problem: string }
+
+const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const preview = (text: string) => {
+  const flat = text.replace(/\s+/g, " ").trim()
+  return flat.length > 120 ? JSON.stringify(flat.slice(0, 120)) + "..." : JSON.stringify(flat)
+}
+
+/** @internal */
+export const invalid = (event: string | undefined, problem: string): Parsed => ({ _tag: "Invalid", event, problem })
+
+const decoders = new Map<string, (u: unknown) => Either.Either<Protocol.HookInput, ParseResult.ParseError>>()
+
+// One member schema per event (the union's own lookup would do, but its errors name all 34 members).
+const decoderFor = (event: string) => {
+  let decoder = decoders.get(event)
+  if (decoder === undefined) {
+    const schema: Schema.Schema<any, any> = Object.hasOwn(ProtocolHooks.hookInputByEvent, event)
+      ? ProtocolHooks.hookInputByEvent[event as Protocol.HookEvent]
+      : ProtocolHooks.UnknownHookInput
+    decoder = Schema.decodeUnknownEither(schema, { exact: true })
+    decoders.set(event, decoder)
+  }
+  return decoder
+}
+
+/**
+ * Decodes the text the CLI wrote on stdin with the Protocol's hook input
+ * schemas.
+ *
+ * @internal
+ */
+export const parseInput = (text: string): Parsed => {
+  const trimmed = text.trim()
+  if (trimmed.length === 0) return invalid(undefined, "stdin was empty; the CLI writes the hook input there as JSON")
+  let json: unknown
+  try {
+    json = JSON.parse(trimmed)
+  } catch (error) {
+    return invalid(undefined, `stdin is not JSON (${(error as Error).message}): ${preview(trimmed)}`)
+  }
+  if (!isRecord(json)) return invalid(undefined, `stdin is not a JSON object: ${preview(trimmed)}`)
+  const event = json.hook_event_name
+  if (typeof event !== "string" || event.length === 0) {
+    return invalid(undefined, `the hook input has no hook_event_name: ${preview(trimmed)}`)
+  }
+  const decoded = decoderFor(event)(json)
+  return Either.isRight(decoded)
+    ? { _tag: "Input", input: decoded.right }
+    : invalid(event, `the ${event} hook input does not match its schema: ${issuesOf(decoded.left)}`)
+}
+
+const issuesOf = (error: ParseResult.ParseError): string =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .slice(0, 5)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
+    .join("; ")
+
+const eventOf = (parsed: Parsed): string | undefined =>
+  parsed._tag === "Input" ? parsed.input.hook_event_name : parsed.event
+
+// -----------------------------------------------------------------------------
+// Combining
+// -----------------------------------------------------------------------------
+
+type Vote = "allow" | "deny" | "ask" | "defer"
+
+const rank: Record<Vote, number> = { deny: 3, ask: 2, allow: 1, defer: 0 }
+
+interface Ballot {
+  readonly vote: Vote | undefined
+  readonly reason: string | undefined
+  readonly updatedInput: Record<string, unknown> | undefined
+  /** PermissionRequest: the `decision` object as the hook gave it. */
+  readonly decision: Record<string, any> | undefined
+}
+
+const ballotOf = (event: string, output: Record<string, any>): Ballot => {
+  const specific = isRecord(output.hookSpecificOutput) ? output.hookSpecificOutput : undefined
+  const topReason = typeof output.reason === "string" ? output.reason : undefined
+  let vote: Vote | undefined = output.decision === "approve" ? "allow" : undefined
+  let reason = vote !== undefined ? topReason : undefined
+  let updatedInput: Record<string, unknown> | undefined
+  let decision: Record<string, any> | undefined
+  if (specific !== undefined) {
+    if (event !== "PermissionRequest" && typeof specific.permissionDecision === "string") {
+      vote = specific.permissionDecision as Vote
+      reason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : topReason
+    }
+    if (event === "PermissionRequest" && isRecord(specific.decision)) {
+      decision = specific.decision
+      vote = specific.decision.behavior === "allow" ? "allow" : "deny"
+      reason = typeof specific.decision.message === "string" ? specific.decision.message : undefined
+      if (vote === "allow" && isRecord(specific.decision.updatedInput)) updatedInput = specific.decision.updatedInput
+    }
+    if (isRecord(specific.updatedInput)) updatedInput = specific.updatedInput
+  }
+  // A block always refuses a permission, whatever else the output says.
+  if (output.decision === "block") {
+    vote = "deny"
+    reason = reason ?? topReason
+    decision = undefined
+  }
+  return { vote, reason, updatedInput, decision }
+}
+
+// The events whose hooks vote on a permission (PreModelSwitch: on a model switch).
+const decisionEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "PreModelSwitch"])
+
+// Fields of hookSpecificOutput that are combined rather than taken from the first hook.
+const combinedFields: ReadonlySet<string> = new Set([
+  "hookEventName",
+  "additionalContext",
+  "permissionDecision",
+  "permissionDecisionReason",
+  "updatedInput",
+  "decision"
+])
+
+/** @internal */
+export const combine = (
+  event: string,
+  outputs: ReadonlyArray<Protocol.SyncHookOutput>
+): Protocol.SyncHookOutput => {
+  if (outputs.length === 0) return {}
+  if (outputs.length === 1) return outputs[0]!
+  const records = outputs as ReadonlyArray<Record<string, any>>
+  const result: Record<string, any> = {}
+
+  const halted = records.find((o) => o.continue === false)
+  if (halted !== undefined) {
+    result.continue = false
+    if (typeof halted.stopReason === "string") result.stopReason = halted.stopReason
+  }
+  if (records.some((o) => o.suppressOutput === true)) result.suppressOutput = true
+  const systemMessages = records.flatMap((o) => (typeof o.systemMessage === "string" ? [o.systemMessage] : []))
+  if (systemMessages.length > 0) result.systemMessage = systemMessages.join("\n")
+  const terminal = records.find((o) => typeof o.terminalSequence === "string")
+  if (terminal !== undefined) result.terminalSequence = terminal.terminalSequence
+
+  const specific: Record<string, any> = { hookEventName: event }
+  const specifics = records.flatMap((o) => (isRecord(o.hookSpecificOutput) ? [o.hookSpecificOutput] : []))
+  for (const one of specifics) {
+    for (const [key, value] of Object.entries(one)) {
+      if (!combinedFields.has(key) && !(key in specific)) specific[key] = value
+    }
+  }
+
+  if (decisionEvents.has(event)) {
+    const ballots = records.map((o) => ballotOf(event, o))
+    let winner: Ballot | undefined
+    for (const ballot of ballots) {
+      if (ballot.vote !== undefined && (winner === undefined || rank[ballot.vote] > rank[winner.vote!])) {
+        winner = ballot
+      }
+    }
+    const rewrite = ballots.reduce<Ballot["updatedInput"]>((last, ballot) => ballot.updatedInput ?? last, undefined)
+    const keepsInput = winner?.vote !== "deny" && winner?.vote !== "defer"
+    if (event !== "PermissionRequest") {
+      if (winner !== undefined) {
+        specific.permissionDecision = winner.vote
+        if (winner.reason !== undefined) specific.permissionDecisionReason = winner.reason
+      }
+      if (event === "PreToolUse" && keepsInput && rewrite !== undefined) specific.updatedInput = rewrite
+    } else if (winner?.vote === "deny") {
+      specific.decision = {
+        ...(winner.decision ?? {}),
+        behavior: "deny",
+        message: winner.reason ?? "Denied by a PermissionRequest hook."
+      }
+    } else if (winner?.vote === "allow") {
+      const { updatedInput: _, ...decision } = winner.decision ?? {}
+      specific.decision = {
+        ...decision,
+        behavior: "allow",
+        ...(rewrite !== undefined ? { updatedInput: rewrite } : {})
+      }
+    }
+  } else {
+    const blocks = records.filter((o) => o.decision === "block")
+    if (blocks.length > 0) {
+      result.decision = "block"
+      const reasons = blocks.flatMap((o) => (typeof o.reason === "string" ? [o.reason] : []))
+      if (reasons.length > 0) result.reason = reasons.join("\n")
+    } else {
+      const approved = records.find((o) => o.decision === "approve")
+      if (approved !== undefined) {
+        result.decision = "approve"
+        if (typeof approved.reason === "string") result.reason = approved.reason
+      }
+    }
+  }
+
+  const contexts = specifics.flatMap((o) => (typeof o.additionalContext === "string" ? [o.additionalContext] : []))
+  if (contexts.length > 0) specific.additionalContext = contexts.join("\n")
+  if (Object.keys(specific).length > 1) result.hookSpecificOutput = specific
+  return result as Protocol.SyncHookOutput
+}
+
+// -----------------------------------------------------------------------------
+// Answers
+// -----------------------------------------------------------------------------
+
+const PREFIX = "claude-effect hook: "
+
+const denial = (event: string, output: Protocol.SyncHookOutput): string | undefined => {
+  const o = output as Record<string, any>
+  const specific = isRecord(o.hookSpecificOutput) ? o.hookSpecificOutput : {}
+  if (event === "PreToolUse" && (specific.permissionDecision === "deny" || o.decision === "block")) {
+    return specific.permissionDecisionReason ?? o.reason ?? "denied by a PreToolUse hook"
+  }
+  if (event === "PermissionRequest" && (specific.decision?.behavior === "deny" || o.decision === "block")) {
+    return specific.decision?.message ?? o.reason ?? "denied by a PermissionRequest hook"
+  }
+  return undefined
+}
+
+const answer = (
+  event: string,
+  output: Protocol.SyncHookOutput,
+  runs: ReadonlyArray<HookCommand.HookRun>,
+  fallback: HookCommand.ProgramFallback | undefined,
+  notes: ReadonlyArray<string>,
+  resolved: Resolved
+): HookCommand.Outcome => {
+  const denied = denial(event, output)
+  const lines = notes.map((note) => PREFIX + note)
+  if (denied !== undefined) lines.push(denied)
+  return {
+    event,
+    output,
+    exitCode: denied !== undefined ? resolved.denyExitCode : 0,
+    stdout: JSON.stringify(output) + "\n",
+    stderr: lines.length > 0 ? lines.join("\n") + "\n" : "",
+    runs,
+    fallback
+  }
+}
+
+/**
+ * The answer when the program cannot answer for real: deny for permission
+ * events, `{}` elsewhere, and for an event it cannot tell, exit 2 alone
+ * (which blocks a tool call).
+ *
+ * @internal
+ */
+export const fallbackOutcome = (
+  event: string | undefined,
+  fallback: HookCommand.ProgramFallback,
+  problem: string,
+  resolved: Resolved
+): HookCommand.Outcome => {
+  if (event === undefined) {
+    return {
+      event,
+      output: undefined,
+      exitCode: 2,
+      stdout: "",
+      stderr: `${PREFIX}${problem}\n${PREFIX}the hook event is unknown; exit code 2 blocks the action.\n`,
+      runs: [],
+      fallback
+    }
+  }
+  const output = HookResult.permissionEvents.has(event)
+    ? HookResult.toOutput(
+      event,
+      HookResult.deny(`Denied: the ${event} hook program could not answer (${firstLine(problem)}); failing closed.`)
+    )
+    : {}
+  return answer(event, output, [], fallback, [problem], resolved)
+}
+
+const firstLine = (text: string) => text.split("\n", 1)[0]!
+
+// With unreadable input the event is still known when all the program's hooks are for one event.
+const soleEvent = (hooks: ReadonlyArray<HookRegistry.RegisteredHook>): string | undefined => {
+  const events = new Set(hooks.map((hook) => hook.event))
+  return events.size === 1 ? hooks[0]!.event : undefined
+}
+
+/**
+ * Answers an input with the hooks of `layers`, under the deadline. Never fails.
+ *
+ * @internal
+ */
+export const respondParsed = <E, R>(
+  layers: Layer.Layer<never, E, R>,
+  parsed: Parsed,
+  resolved: Resolved
+): Effect.Effect<HookCommand.Outcome, never, R> => {
+  const known = eventOf(parsed)
+  const work = Effect.gen(function*() {
+    const registry = yield* HookRegistry.make({ defaultTimeout: resolved.hookTimeout })
+    if (parsed._tag === "Invalid") {
+      return fallbackOutcome(parsed.event ?? soleEvent(registry.hooks), "invalid_input", parsed.problem, resolved)
+    }
+    const input = parsed.input
+    const event = input.hook_event_name
+    // The CLI's matcher rules: events with nothing to match (Stop, UserPromptSubmit, ...) call every hook.
+    const value = HookRegistry.matchValue(input)
+    const selected = registry.hooks.filter((hook) =>
+      hook.event === event && HookRegistry.matches(hook.matcher, value, event)
+    )
+    const toolUseId = typeof (input as { tool_use_id?: unknown }).tool_use_id === "string"
+      ? (input as { tool_use_id: string }).tool_use_id
+      : undefined
+    const runs = yield* Effect.forEach(
+      selected,
+      (hook) =>
+        Effect.map(
+          HookRegistry.dispatchHook(hook, input, {
+            event,
+            callbackId: hook.callbackId,
+            requestId: "command",
+            toolUseId
+          }),
+          (outcome): HookCommand.HookRun => ({
+            name: hook.name,
+            matcher: hook.matcher,
+            output: outcome.output,
+            decision: outcome.decision,
+            fallback: outcome.fallback,
+            durationMillis: outcome.durationMillis
+          })
+        ),
+      { concurrency: "unbounded" }
+    )
+    const notes = runs.flatMap((run) =>
+      run.fallback !== undefined ? [`hook "${run.name}" fell back (${run.fallback})`] : []
+    )
+    return answer(event, combine(event, runs.map((run) => run.output)), runs, undefined, notes, resolved)
+  }).pipe(
+    Effect.provide(layers),
+    // The hooks of `layers` and no others, and none left behind: hook layers merged with
+    // Layer.mergeAll leave their registrations in the caller's FiberRef after `provide`.
+    Effect.locally(currentHooks, HashSet.empty())
+  )
+
+  return work.pipe(
+    Effect.catchAllCause((cause) =>
+      Effect.as(
+        Effect.logError("the hook program failed", cause),
+        fallbackOutcome(known, "failure", `the hook program failed: ${Cause.pretty(cause)}`, resolved)
+      )
+    ),
+    // Answer at the deadline; whatever still runs is left behind (the process exits).
+    Effect.disconnect,
+    Effect.timeoutTo({
+      duration: Duration.millis(Math.max(0, resolved.deadlineMillis)),
+      onTimeout: () =>
+        fallbackOutcome(
+          known,
+          "timeout",
+          `the hook program did not answer within its deadline (${resolved.deadlineMillis} ms)`,
+          resolved
+        ),
+      onSuccess: identity
+    })
+  )
+}
+
+/** @internal */
+export const respond = <E, R>(
+  layers: Layer.Layer<never, E, R>,
+  stdin: string,
+  options?: HookCommand.RunOptions
+): Effect.Effect<HookCommand.Outcome, never, R> => respondParsed(layers, parseInput(stdin), resolveOptions(options))
+
+/**
+ * Reads the input and answers it. `onParsed` learns the event as soon as it
+ * is known (the Node edge's watchdog answers with its fallback).
+ *
+ * @internal
+ */
+export const answerStdin = <E, R>(
+  stdio: Stdio.Service,
+  layers: Layer.Layer<never, E, R>,
+  resolved: Resolved,
+  onParsed: (event: string | undefined) => void
+): Effect.Effect<HookCommand.Outcome, never, R> =>
+  Effect.gen(function*() {
+    const started = yield* Clock.currentTimeMillis
+    const read = yield* stdio.readAll(resolved.maxInputBytes).pipe(
+      Effect.timeoutFail({
+        duration: Duration.millis(resolved.deadlineMillis),
+        onTimeout: () =>
+          new HookCommandError({
+            reason: "StdinFailed",
+            detail: `stdin did not end within the deadline (${resolved.deadlineMillis} ms)`
+          })
+      }),
+      Effect.either
+    )
+    const parsed = Either.isRight(read) ? parseInput(read.right) : invalid(undefined, read.left.message)
+    onParsed(eventOf(parsed))
+    const elapsed = (yield* Clock.currentTimeMillis) - started
+    return yield* respondParsed(layers, parsed, { ...resolved, deadlineMillis: resolved.deadlineMillis - elapsed })
+  })
+
+/** @internal */
+export const run = <E, R>(
+  layers: Layer.Layer<never, E, R>,
+  options?: HookCommand.RunOptions
+): Effect.Effect<0 | 2, never, R | Stdio> =>
+  Effect.flatMap(
+    Stdio,
+    (stdio) =>
+      Effect.flatMap(answerStdin(stdio, layers, resolveOptions(options), () => {}), (outcome) =>
+        Effect.gen(function*() {
+          if (outcome.stderr.length > 0) {
+            yield* stdio.writeStderr(outcome.stderr)
+          }
+          if (outcome.stdout.length > 0) yield* stdio.writeStdout(outcome.stdout)
+          return outcome.exitCode
+        }))
+  )
