@@ -29,7 +29,9 @@ import {
   registrationsInOrder
 } from "./internal/hookRegistrations.js"
 import * as InternalTelemetry from "./internal/telemetry.js"
-import * as Protocol from "./Protocol.js"
+// The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
+import * as ProtocolHooks from "./internal/protocol/hooks.js"
+import type * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
 
 /**
@@ -164,7 +166,7 @@ const decisionOf = (output: Protocol.SyncHookOutput): Decision => {
   return Object.keys(o).length === 0 ? "empty" : "other"
 }
 
-const validateSyncOutput = Schema.validateEither(Protocol.SyncHookOutput, { onExcessProperty: "preserve" })
+const validateSyncOutput = Schema.validateEither(ProtocolHooks.SyncHookOutput, { onExcessProperty: "preserve" })
 
 // An output whose hookEventName names another event makes the CLI fail the tool call with an
 // opaque error: catch it here, where the fallback can say why.

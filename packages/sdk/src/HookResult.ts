@@ -8,7 +8,9 @@
  */
 import * as Data from "effect/Data"
 import * as Predicate from "effect/Predicate"
-import * as Protocol from "./Protocol.js"
+// The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
+import * as ProtocolHooks from "./internal/protocol/hooks.js"
+import type * as Protocol from "./Protocol.js"
 
 /**
  * @since 0.1.0
@@ -136,7 +138,7 @@ export const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "Per
  * @category Constants
  */
 export const contextEvents: ReadonlySet<string> = new Set(
-  Protocol.HookSpecificOutput.members.flatMap((member) =>
+  ProtocolHooks.HookSpecificOutput.members.flatMap((member) =>
     "additionalContext" in member.fields ? [member.fields.hookEventName.literals[0] as string] : []
   )
 )

@@ -20,7 +20,9 @@ import * as Schema from "effect/Schema"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as InternalTelemetry from "./internal/telemetry.js"
 import * as PermissionResult from "./PermissionResult.js"
-import * as Protocol from "./Protocol.js"
+// The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
+import * as ProtocolPermissions from "./internal/protocol/permissions.js"
+import type * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
 
 /**
@@ -89,7 +91,7 @@ export interface Options {
 
 const DEFAULT_TIMEOUT = Duration.seconds(60)
 
-const validateResult = Schema.validateEither(Protocol.PermissionResult, { onExcessProperty: "preserve" })
+const validateResult = Schema.validateEither(ProtocolPermissions.PermissionResult, { onExcessProperty: "preserve" })
 
 class GateTimeout {
   readonly _tag = "GateTimeout"
