@@ -6,7 +6,7 @@
  * Run from the repository root:
  *
  * ```sh
- * npx tsx packages/bench/src/decode.ts [transcripts-dir]
+ * npx tsx packages/bench/src/decode.ts [transcripts-dir] [--duration <ms>] [--json]
  * ```
  */
 import { decodeStdoutLine } from "@claude-effect/sdk/Protocol"
@@ -168,9 +168,17 @@ export const formatDecodeBench = (result: DecodeBenchResult): string => {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(Path.resolve(process.argv[1])).href) {
-  runDecodeBench({ transcriptsDir: process.argv[2] }).then(
+  // [transcripts-dir] [--duration <ms>] [--json]
+  const args = process.argv.slice(2)
+  const flag = (name: string) => args.indexOf(name)
+  const durationAt = flag("--duration")
+  const positional = args.filter((arg, i) => !arg.startsWith("--") && (durationAt === -1 || i !== durationAt + 1))
+  runDecodeBench({
+    transcriptsDir: positional[0],
+    durationMillis: durationAt !== -1 ? Number(args[durationAt + 1]) : undefined
+  }).then(
     (result) => {
-      console.log(formatDecodeBench(result))
+      console.log(flag("--json") !== -1 ? JSON.stringify(result) : formatDecodeBench(result))
     },
     (error: unknown) => {
       console.error(error)

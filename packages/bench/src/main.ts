@@ -1,9 +1,355 @@
 /**
- * Benchmarks entry point.
+ * `pnpm bench`: our SDK, the official `@anthropic-ai/claude-agent-sdk` and a
+ * raw driver (the floor: spawn the CLI, `JSON.parse` each line, answer control
+ * requests by hand), measured in the same run against the same scripted model
+ * and the same pinned CLI. Each SDK runs each scenario in a worker process of
+ * its own (so CPU time and peak RSS are the SDK's), in A/B/C order rotating
+ * per run; the table shows medians over the runs and cost ratios per pair.
+ *
+ * ```sh
+ * pnpm bench                      # full: 5 runs (row 6: 3), full sizes; writes packages/bench/RESULTS.md
+ * pnpm bench --quick              # 1 run, small sizes
+ * pnpm bench --only 2,4,decode    # some rows (1-7, decode, hookcmd)
+ * pnpm bench --runs 5 --only 6    # override runs (for every row); --no-write: print only
+ * pnpm bench --only 2 --profile hooks   # also write CPU profiles of the workers (see profile.ts)
+ * ```
+ *
+ * @since 0.1.0
  */
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as Console from "effect/Console"
-import * as Effect from "effect/Effect"
+import { spawn } from "node:child_process"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { fileURLToPath } from "node:url"
+import { buildWorker } from "./build.js"
+import type { DecodeBenchResult } from "./decode.js"
+import type { Sdk } from "./jobs.js"
+import { killProcessesUnder } from "./procs.js"
+import { failures, type Line, markdownTable } from "./report.js"
+import { type Context, type Outcome, recordReplay, runJob, runSpec } from "./runner.js"
+import { formatNumber, median, percentile } from "./stats.js"
+import { rows } from "./suite.js"
 
-NodeRuntime.runMain(Console.log("no benchmarks yet"))
-void Effect.void
+const srcDir = Path.dirname(fileURLToPath(import.meta.url))
+const benchDir = Path.dirname(srcDir)
+
+interface Args {
+  readonly quick: boolean
+  /** `--runs` was given: it applies to every row, `maxRuns` included. */
+  readonly runsGiven: boolean
+  readonly only: ReadonlySet<string> | undefined
+  readonly runs: number
+  readonly write: boolean
+  readonly out: string
+  readonly profile: ReadonlySet<string>
+  readonly json: string | undefined
+  readonly command: string
+}
+
+const parseArgs = (argv: ReadonlyArray<string>): Args => {
+  const value = (name: string) => {
+    const i = argv.indexOf(name)
+    return i === -1 ? undefined : argv[i + 1]
+  }
+  const list = (text: string | undefined) =>
+    text === undefined ? undefined : new Set(text.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
+  const quick = argv.includes("--quick")
+  return {
+    quick,
+    runsGiven: value("--runs") !== undefined,
+    only: list(value("--only")),
+    runs: Number(value("--runs") ?? (quick ? 1 : 5)),
+    write: !argv.includes("--no-write"),
+    out: value("--out") ?? Path.join(benchDir, "RESULTS.md"),
+    profile: list(value("--profile")) ?? new Set(),
+    json: value("--json"),
+    command: ["pnpm bench", ...argv].join(" ")
+  }
+}
+
+/** The native CLI of the pinned `@anthropic-ai/claude-code`, from its platform package. */
+const locateCli = (): string => {
+  const require = createRequire(import.meta.url)
+  const wrapper = Path.dirname(require.resolve("@anthropic-ai/claude-code/package.json"))
+  const platform = `@anthropic-ai/claude-code-${process.platform}-${process.arch}`
+  for (const name of [platform, `${platform}-musl`]) {
+    try {
+      const dir = Path.dirname(createRequire(Path.join(wrapper, "package.json")).resolve(`${name}/package.json`))
+      const binary = Path.join(dir, process.platform === "win32" ? "claude.exe" : "claude")
+      if (Fs.existsSync(binary)) return binary
+    } catch {
+      // next
+    }
+  }
+  throw new Error(`no native CLI found for ${platform} (install @anthropic-ai/claude-code with its optional deps)`)
+}
+
+const versionOf = (name: string): string => {
+  // Not `require.resolve(name/package.json)`: a package's exports may not list it.
+  for (let dir = benchDir;; dir = Path.dirname(dir)) {
+    const file = Path.join(dir, "node_modules", name, "package.json")
+    if (Fs.existsSync(file)) return JSON.parse(Fs.readFileSync(file, "utf8")).version
+    if (Path.dirname(dir) === dir) return "?"
+  }
+}
+
+const gitDescribe = (): Promise<string> =>
+  new Promise((resolve) => {
+    const child = spawn("git", ["-C", benchDir, "log", "-1", "--format=%h %s"], { stdio: ["ignore", "pipe", "ignore"] })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.on("close", () => {
+      const status = spawn("git", ["-C", benchDir, "status", "--porcelain", "--", "../sdk/src"], {
+        stdio: ["ignore", "pipe", "ignore"]
+      })
+      let changes = ""
+      status.stdout.on("data", (d) => (changes += d))
+      status.on("close", () =>
+        resolve(
+          `${out.trim().slice(0, 80)}${changes.trim().length > 0 ? " + uncommitted changes in packages/sdk/src" : ""}`
+        ))
+      status.on("error", () => resolve(out.trim()))
+    })
+    child.on("error", () => resolve("?"))
+  })
+
+const machine = () => {
+  const cpus = Os.cpus()
+  return `${cpus.length} cores (${cpus[0]?.model.trim() ?? "?"}), ${
+    (Os.totalmem() / 2 ** 30).toFixed(1)
+  } GiB RAM, ${Os.type()} ${Os.release()}, node ${process.version}`
+}
+
+const load = () => Os.loadavg().map((l) => l.toFixed(2)).join(" / ")
+
+/** Runs decode.ts in a process of its own (under tsx, like `pnpm bench` itself). */
+const runDecode = (durationMillis: number): Promise<DecodeBenchResult> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", Path.join(srcDir, "decode.ts"), "--json", "--duration", String(durationMillis)],
+      { stdio: ["ignore", "pipe", "pipe"] }
+    )
+    let out = ""
+    let err = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.stderr.on("data", (d) => (err += d))
+    child.on("close", (code) => {
+      try {
+        if (code !== 0) throw new Error(err.slice(-500))
+        resolve(JSON.parse(out.trim().split("\n").pop()!))
+      } catch (error) {
+        reject(error)
+      }
+    })
+  })
+
+const methodNotes = (quick: boolean): Array<string> => [
+  "Every cell is a median over the runs (latency percentiles: pooled over all runs). Ratios are costs: " +
+  "above 1× the first is slower, heavier or lower-rate. Target: ours ≤ official (≈ within 5%) and ours ≤ 2× raw.",
+  "Each SDK runs each scenario in a worker process of its own, started fresh per run, in A/B/C order rotating " +
+  "per run; the CLI (2.1.328, the pinned native binary) and the scripted model (testkit ScriptedModel, served by the " +
+  "runner on 127.0.0.1) are separate processes, so SDK CPU and peak RSS are the worker's own " +
+  "(`process.cpuUsage` over the scenario, `process.resourceUsage().maxRSS`).",
+  "Workers are plain ESM bundled by esbuild from the current sources (ours bundled from packages/sdk/src, " +
+  "effect and the official SDK loaded from node_modules as published): no TypeScript loader in the measured process.",
+  "Row 2: a line tap (a tiny Node program given to each SDK as its executable) spawns the real CLI and timestamps " +
+  "control lines both ways; latency = control_request handed to the SDK → its control_response back in the tap " +
+  "(two pipe hops included, the same for all three). Wall time per tool call = first tool_use → result over the number " +
+  "of tool calls. The in-process lines replace the CLI by a fake process inside the SDK's worker that sends the " +
+  "recorded PreToolUse / can_use_tool / PostToolUse requests one after the other (each SDK's own spawn hook: a fake " +
+  "CommandExecutor for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock. " +
+  "The 'ours by level' lines answer the same requests with successively more of our SDK (codec only; ControlRouter " +
+  "with a trivial handler; + HookRegistry; + PermissionGate) over a fake CliProcess.",
+  "Row 3: the tap holds the CLI's output from the first stream_event to the result and hands the whole turn over in " +
+  "one write, so messages/s measures the SDK (live, the rate is bounded by the CLI and the model server, and all " +
+  "three keep up).",
+  "Row 4: a session recorded from the real CLI (hooks, gate, 10 Bash calls, a 2,000-delta text, partial messages) " +
+  "replayed in a loop through a fake CLI process: ours through a fake CommandExecutor (the real CliProcess, " +
+  "ControlRouter and session stream), the official SDK through its `spawnClaudeCodeProcess` option, raw through the " +
+  "same Readable. 64 KiB chunks, like a pipe. 'ours by stage' runs the same lines through decodeStdoutLine alone, " +
+  "CliProcess.lines alone, and CliProcess + ControlRouter with its mailbox drained a chunk at a time (each after a " +
+  "warm-up pass); the full row adds the session's message stream.",
+  `Row 5: the ${
+    quick ? "1 MB" : "10 MB"
+  } Write makes the CLI compact on its next request; the script answers every later request with text.` +
+  " The prompt line is echoed back with `--replay-user-messages` to check it arrived intact.",
+  "Row 7: raw interrupts with the `interrupt` control request, closes with interrupt + end of stdin, aborts with " +
+  "SIGTERM. Ours: `session.interrupt`, closing the session's scope, a stream that stops reading " +
+  "(`Stream.takeUntil`), `Fiber.interrupt` of the consumer. Official: `interrupt()`, `close()`, `break` out of " +
+  "`for await`, `AbortController.abort()`. Leftovers: live processes whose cwd is the session's, 300 ms after the " +
+  "CLI exited."
+]
+
+const main = async () => {
+  const args = parseArgs(process.argv.slice(2))
+  const startedAt = new Date()
+  const loadBefore = load()
+  const log = (line: string) => console.error(line)
+  const cli = locateCli()
+  const worker = await buildWorker()
+  const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-bench-"))
+  const cleanup = () => {
+    killProcessesUnder(root)
+    Fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      cleanup()
+      process.exit(130)
+    })
+  }
+  const profileDir = Path.join(benchDir, "profiles")
+  if (args.profile.size > 0) Fs.mkdirSync(profileDir, { recursive: true })
+  const baseCtx: Context = {
+    root,
+    cli,
+    worker,
+    log,
+    profile: args.profile.size > 0 ? { keys: args.profile, dir: profileDir } : undefined
+  }
+  const selected = rows(args.quick).filter((row) =>
+    args.only === undefined || args.only.has(row.id) || row.specs.some((s) => args.only!.has(s.key))
+  )
+  const wants = (id: string) => args.only === undefined || args.only.has(id)
+  log(`bench: ${args.runs} run(s), ${args.quick ? "quick" : "full"} sizes, workers: ${worker.mode}; load ${loadBefore}`)
+
+  try {
+    const outcomes = new Map<string, ReadonlyArray<Outcome>>()
+    let ctx = baseCtx
+    if (selected.length > 0 && !args.quick) {
+      // Warm the disk cache for the CLI binary and the runner's model server before anything is measured.
+      log("warm-up")
+      await runJob(ctx, { key: "warmup", scenario: "cold", params: {}, timeoutMillis: 60_000 }, "raw", 0)
+    }
+    let replayNote = ""
+    if (
+      selected.some((row) =>
+        row.specs.some((spec) => spec.key === "replay" || spec.key === "pingpong" || spec.key === "probe")
+      )
+    ) {
+      const replayFile = Path.join(root, "replay.jsonl")
+      const recorded = await recordReplay(ctx, replayFile, { toolCalls: 10, deltas: 2_000 })
+      replayNote = `recorded session: ${recorded.lines} lines, ${(recorded.bytes / 1e6).toFixed(2)} MB (${
+        Math.round(recorded.bytes / recorded.lines)
+      } B/line)`
+      log(replayNote)
+      ctx = { ...ctx, replayFile }
+    }
+    for (const row of selected) {
+      log(`row ${row.id}: ${row.title}`)
+      for (const spec of row.specs) {
+        if (args.only !== undefined && !args.only.has(row.id) && !args.only.has(spec.key)) continue
+        const runs = args.runsGiven || spec.maxRuns === undefined ? args.runs : Math.min(args.runs, spec.maxRuns)
+        outcomes.set(spec.key, await runSpec(ctx, spec, runs))
+      }
+    }
+    const lines: Array<Line> = selected.flatMap((row) => row.lines(outcomes))
+
+    const extra: Array<string> = []
+    if (wants("decode")) {
+      log("decode: decodeStdoutLine vs JSON.parse (decode.ts)")
+      const results: Array<DecodeBenchResult> = []
+      for (let run = 0; run < args.runs; run++) {
+        try {
+          results.push(await runDecode(args.quick ? 400 : 2_000))
+        } catch (error) {
+          extra.push(`decode.ts failed: ${String(error).slice(0, 300)}`)
+        }
+      }
+      if (results.length > 0) {
+        lines.push({
+          row: "issue 3",
+          label: `decodeStdoutLine vs JSON.parse, ${results[0].lines} transcript stdout lines (lines/s)`,
+          better: "higher",
+          values: {
+            ours: median(results.map((r) => r.decodeStdoutLine.linesPerSecond)),
+            raw: median(results.map((r) => r.jsonParse.linesPerSecond))
+          }
+        })
+      }
+    }
+
+    let hookCommandTable = ""
+    const hookCommandFile = Path.join(srcDir, "hookCommand.ts")
+    if (wants("hookcmd") && Fs.existsSync(hookCommandFile)) {
+      log("hookcmd: command-hook startup (hookCommand.ts)")
+      try {
+        const hookCommand = await import("./hookCommand.js")
+        hookCommandTable = hookCommand.format(await hookCommand.measure({ runs: args.quick ? 3 : 10, warmup: 2 }))
+      } catch (error) {
+        extra.push(`hookCommand.ts failed: ${String(error).slice(0, 300)}`)
+      }
+    }
+
+    const hooks = outcomes.get("hooks")
+    const pooled = (sdk: Sdk, p: number) =>
+      percentile((hooks ?? []).filter((o) => o.sdk === sdk).flatMap((o) => o.latencies?.hook_callback ?? []), p)
+    const toolCalls = (hooks ?? []).filter((o) => o.sdk === "ours" && o.result !== undefined)
+      .reduce((n, o) => n + (o.result!.metrics.toolCalls ?? 0), 0)
+    const callbacks = (hooks ?? []).filter((o) => o.sdk === "ours").reduce(
+      (n, o) => n + (o.latencies?.hook_callback?.length ?? 0),
+      0
+    )
+    const issue5 = hooks !== undefined
+      ? `Issue 5 — SDK-side hook round-trip (hook_callback), pooled over ${toolCalls} tool calls (${callbacks} callbacks): ` +
+        (["ours", "official", "raw"] as const).map((sdk) =>
+          `${sdk} p50 ${formatNumber(pooled(sdk, 50))} / p99 ${formatNumber(pooled(sdk, 99))} ms`
+        ).join(", ") + ". Messages/s on the partial-message turn: row 3."
+      : ""
+
+    const finished = new Date()
+    const section = [
+      `## ${startedAt.toISOString().replace("T", " ").slice(0, 16)} UTC — \`${args.command}\``,
+      "",
+      `- machine: ${machine()}`,
+      `- load average (1/5/15 min): ${loadBefore} before, ${load()} after; ${
+        ((finished.getTime() - startedAt.getTime()) / 60_000).toFixed(1)
+      } min`,
+      `- CLI @anthropic-ai/claude-code ${versionOf("@anthropic-ai/claude-code")}; official SDK ${
+        versionOf("@anthropic-ai/claude-agent-sdk")
+      }; ours: ${await gitDescribe()}`,
+      `- ${args.runs} run(s) per SDK per scenario${
+        args.runsGiven || args.quick ? "" : " (row 6: 3 — sixteen CLIs at once take ~20 s a run on 2 cores)"
+      }, ${args.quick ? "quick" : "full"} sizes; workers: ${
+        worker.mode === "bundle" ? "esbuild bundles" : "tsx (bundling failed)"
+      }${replayNote.length > 0 ? `; replay ${replayNote}` : ""}`,
+      "",
+      markdownTable(lines),
+      "",
+      ...(issue5.length > 0 ? [issue5, ""] : []),
+      ...(hookCommandTable.length > 0 ? ["Command-hook startup (hookCommand.ts):", "", hookCommandTable, ""] : []),
+      ...[...failures(outcomes), ...extra].map((f) => `- failed: ${f}`),
+      "",
+      "<details><summary>Method</summary>",
+      "",
+      ...methodNotes(args.quick).map((n) => `- ${n}`),
+      "",
+      "</details>",
+      ""
+    ].join("\n")
+
+    console.log(section)
+    if (args.json !== undefined) {
+      Fs.writeFileSync(args.json, JSON.stringify({ outcomes: Object.fromEntries(outcomes), lines }, null, 1))
+    }
+    if (args.write) {
+      const title = "# Benchmark results\n\nNewest first. Written by `pnpm bench` (packages/bench/src/main.ts).\n\n"
+      const previous = Fs.existsSync(args.out) ? Fs.readFileSync(args.out, "utf8") : ""
+      const body = previous.startsWith(title) ? previous.slice(title.length) : previous
+      Fs.writeFileSync(args.out, title + section + "\n" + body)
+      log(`wrote ${args.out}`)
+    }
+  } finally {
+    cleanup()
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)

@@ -1,0 +1,153 @@
+/**
+ * What the three drivers share: message predicates, first-seen time marks,
+ * the checks of the large-line scenario, and the CLI pid lookup.
+ *
+ * @since 0.1.0
+ */
+import * as Fs from "node:fs"
+import * as Path from "node:path"
+import { makeBlob } from "../jobs.js"
+import { childrenOf } from "../procs.js"
+
+/** @since 0.1.0 */
+export const now = (): number => performance.now()
+
+/** @since 0.1.0 */
+export const isInit = (m: any): boolean => m?.type === "system" && m.subtype === "init"
+
+/** @since 0.1.0 */
+export const isResult = (m: any): boolean => m?.type === "result"
+
+/** @since 0.1.0 */
+export const isTextDelta = (m: any): boolean =>
+  m?.type === "stream_event" && m.event?.type === "content_block_delta" && m.event.delta?.type === "text_delta"
+
+/** @since 0.1.0 */
+export const toolUses = (m: any): number =>
+  m?.type === "assistant" && Array.isArray(m.message?.content)
+    ? m.message.content.filter((b: any) => b?.type === "tool_use").length
+    : 0
+
+/**
+ * First-seen times of the interesting messages of a turn, relative to `t0`.
+ *
+ * @since 0.1.0
+ * @category Marks
+ */
+export class Marks {
+  readonly t0 = now()
+  init = Number.NaN
+  firstAssistant = Number.NaN
+  firstToolUse = Number.NaN
+  firstDelta = Number.NaN
+  result = Number.NaN
+  messages = 0
+  messagesSinceFirstDelta = 0
+  toolCalls = 0
+  lastResult: any = undefined
+
+  see(m: any): void {
+    const t = now() - this.t0
+    this.messages++
+    if (!Number.isNaN(this.firstDelta)) this.messagesSinceFirstDelta++
+    switch (m?.type) {
+      case "system":
+        if (m.subtype === "init" && Number.isNaN(this.init)) this.init = t
+        break
+      case "assistant": {
+        if (Number.isNaN(this.firstAssistant)) this.firstAssistant = t
+        const uses = toolUses(m)
+        if (uses > 0 && Number.isNaN(this.firstToolUse)) this.firstToolUse = t
+        this.toolCalls += uses
+        break
+      }
+      case "stream_event":
+        if (Number.isNaN(this.firstDelta) && isTextDelta(m)) {
+          this.firstDelta = t
+          this.messagesSinceFirstDelta = 1
+        }
+        break
+      case "result":
+        this.result = t
+        this.lastResult = m
+        break
+    }
+  }
+}
+
+/**
+ * The checks of the large-line scenarios: the tool input, its echo and the
+ * file on disk carry the payload byte for byte; the echoed prompt equals the
+ * one sent.
+ *
+ * @since 0.1.0
+ * @category Checks
+ */
+export class LargeChecks {
+  readonly blob: string
+  toolInput = false
+  toolEcho = false
+  promptEcho = false
+  maxLineChars = 0
+
+  constructor(readonly bytes: number) {
+    this.blob = makeBlob(bytes)
+  }
+
+  see(m: any): void {
+    if (m?.type === "assistant") {
+      for (const block of m.message?.content ?? []) {
+        if (block?.type === "tool_use" && block.input?.content === this.blob) this.toolInput = true
+      }
+    } else if (m?.type === "user") {
+      if (m.tool_use_result?.content === this.blob) this.toolEcho = true
+      const content = m.message?.content
+      if (content === this.blob) this.promptEcho = true
+      if (Array.isArray(content) && content.some((b: any) => b?.type === "text" && b.text === this.blob)) {
+        this.promptEcho = true
+      }
+    }
+  }
+
+  fileIntact(cwd: string): boolean {
+    try {
+      return Fs.readFileSync(Path.join(cwd, "big.txt"), "utf8") === this.blob
+    } catch {
+      return false
+    }
+  }
+}
+
+/**
+ * The CLI processes this worker spawned (directly, or through the tap).
+ *
+ * @since 0.1.0
+ * @category Processes
+ */
+export const cliPids = (): Array<number> =>
+  childrenOf(process.pid).filter((p) => p.comm === "claude" || p.comm === "node").map((p) => p.pid)
+
+/**
+ * Polls until the worker has spawned a CLI; resolves with its pid.
+ *
+ * @since 0.1.0
+ * @category Processes
+ */
+export const awaitCliPid = (timeoutMillis = 10_000): Promise<number | undefined> =>
+  new Promise((resolve) => {
+    const deadline = now() + timeoutMillis
+    const poll = () => {
+      const pids = cliPids()
+      if (pids.length > 0) return resolve(pids[0])
+      if (now() > deadline) return resolve(undefined)
+      setTimeout(poll, 2)
+    }
+    poll()
+  })
+
+/**
+ * The prompt of every scenario (the scripted model ignores it).
+ *
+ * @since 0.1.0
+ */
+export const PROMPT = "Run the benchmark scenario."

@@ -1,0 +1,342 @@
+/**
+ * The benchmark suite: which scenarios make up each row of the table, at what
+ * size (full or `--quick`), and how their outcomes become table lines.
+ *
+ * @since 0.1.0
+ */
+import type { WorkerResult } from "./jobs.js"
+import { checkLine, type Line, medianLine, type Outcomes, pooledLine } from "./report.js"
+import type { Spec } from "./runner.js"
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Row {
+  readonly id: string
+  readonly title: string
+  readonly specs: ReadonlyArray<Spec>
+  readonly lines: (outcomes: Outcomes) => ReadonlyArray<Line>
+}
+
+const MiB = 1024 * 1024
+
+const m = (key: string) => (r: WorkerResult) => r.metrics[key] ?? Number.NaN
+
+/**
+ * @since 0.1.0
+ * @category Suite
+ */
+export const rows = (quick: boolean): ReadonlyArray<Row> => {
+  const size = (full: number, small: number) => (quick ? small : full)
+  const toolCalls = size(50, 8)
+  const rounds = size(200, 30)
+  const deltas = size(20_000, 2_000)
+  const lines = size(200_000, 20_000)
+  const small = size(8, 2)
+  const large = size(16, 4)
+  return [
+    {
+      id: "1",
+      title: "cold start (one text turn)",
+      specs: [{ key: "cold", scenario: "cold", params: {}, timeoutMillis: 60_000 }],
+      lines: (o) => [
+        medianLine(o, "cold", "1 cold start", "call → system/init (ms)", "lower", m("init")),
+        medianLine(o, "cold", "1 cold start", "call → first assistant message (ms)", "lower", m("firstAssistant")),
+        medianLine(o, "cold", "1 cold start", "call → result (ms)", "lower", m("result")),
+        medianLine(o, "cold", "1 cold start", "call → stream end, CLI gone (ms)", "lower", m("end")),
+        medianLine(o, "cold", "1 cold start", "SDK CPU, call → end (ms)", "lower", (r) => r.cpuMillis),
+        {
+          ...medianLine(o, "cold", "1 cold start", "SDK module import (ms)", "lower", (r) => r.loadMillis),
+          rawIsFloor: false
+        },
+        medianLine(o, "cold", "1 cold start", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb)
+      ]
+    },
+    {
+      id: "2",
+      title: `hooks: ${toolCalls} sequential Bash calls, PreToolUse + PostToolUse hooks + permission gate`,
+      specs: [
+        { key: "hooks", scenario: "hooks", params: { toolCalls }, tap: "pass", timeoutMillis: 300_000 },
+        { key: "pingpong", scenario: "pingpong", params: { rounds }, timeoutMillis: 120_000 },
+        { key: "probe", scenario: "probe", params: { rounds }, timeoutMillis: 120_000, sdks: ["ours"] }
+      ],
+      lines: (o) => [
+        medianLine(o, "hooks", "2 hooks", "wall time per tool call (ms)", "lower", m("perToolCall")),
+        pooledLine(
+          o,
+          "hooks",
+          "2 hooks",
+          "hook_callback: line read → answer written, p50 (ms)",
+          50,
+          (x) => x.latencies?.hook_callback
+        ),
+        pooledLine(
+          o,
+          "hooks",
+          "2 hooks",
+          "hook_callback: line read → answer written, p99 (ms)",
+          99,
+          (x) => x.latencies?.hook_callback
+        ),
+        pooledLine(
+          o,
+          "hooks",
+          "2 hooks",
+          "can_use_tool: line read → answer written, p50 (ms)",
+          50,
+          (x) => x.latencies?.can_use_tool
+        ),
+        pooledLine(
+          o,
+          "hooks",
+          "2 hooks",
+          "can_use_tool: line read → answer written, p99 (ms)",
+          99,
+          (x) => x.latencies?.can_use_tool
+        ),
+        medianLine(
+          o,
+          "hooks",
+          "2 hooks",
+          "SDK CPU per tool call (ms)",
+          "lower",
+          (r) => r.cpuMillis / m("toolCalls")(r)
+        ),
+        medianLine(o, "hooks", "2 hooks", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb),
+        ...(["hook_callback", "can_use_tool"] as const).flatMap((subtype) =>
+          [50, 99].map((p) =>
+            pooledLine(
+              o,
+              "pingpong",
+              "2 hooks",
+              `${subtype} in-process round trip, fake CLI, ${rounds} tool calls: p${p} (ms)`,
+              p,
+              (x) => x.result?.samples?.[subtype]
+            )
+          )
+        ),
+        medianLine(
+          o,
+          "pingpong",
+          "2 hooks",
+          "in-process: SDK CPU per control request (ms)",
+          "lower",
+          (r) => r.cpuMillis / m("requests")(r)
+        ),
+        ...([
+          ["codec", "decodeStdoutLine + encodeStdinLine only"],
+          ["router", "ControlRouter, trivial handler"],
+          ["hooks", "ControlRouter + HookRegistry"],
+          ["gate", "ControlRouter + PermissionGate"]
+        ] as const).flatMap(([level, label]) => [
+          medianLine(o, "probe", "2 hooks", `ours by level, ${label}: round trip p50 (ms)`, "lower", m(`${level}P50`)),
+          medianLine(o, "probe", "2 hooks", `ours by level, ${label}: CPU per request (ms)`, "lower", m(`${level}Cpu`))
+        ])
+      ]
+    },
+    {
+      id: "3",
+      title: `partial messages: one turn of ${deltas.toLocaleString("en-US")} text deltas`,
+      specs: [{ key: "partial", scenario: "partial", params: { deltas }, tap: "burst", timeoutMillis: 180_000 }],
+      lines: (o) => [
+        medianLine(
+          o,
+          "partial",
+          "3 partial",
+          "messages/s to the consumer (turn handed over at once)",
+          "higher",
+          m("rate")
+        ),
+        medianLine(
+          o,
+          "partial",
+          "3 partial",
+          "SDK CPU per 1,000 messages (ms)",
+          "lower",
+          (r) => (r.cpuMillis / m("messages")(r)) * 1000
+        ),
+        medianLine(o, "partial", "3 partial", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb)
+      ]
+    },
+    {
+      id: "4",
+      title: `decode replay: ${lines.toLocaleString("en-US")} recorded stdout lines, no CLI`,
+      specs: [
+        { key: "replay", scenario: "replay", params: { lines }, timeoutMillis: 180_000 },
+        { key: "replay-stages", scenario: "replay-stages", params: { lines }, timeoutMillis: 180_000, sdks: ["ours"] }
+      ],
+      lines: (o) => [
+        medianLine(o, "replay", "4 replay", "lines/s: frame, decode, route, deliver", "higher", m("rate")),
+        medianLine(o, "replay", "4 replay", "SDK CPU (ms)", "lower", (r) => r.cpuMillis),
+        medianLine(o, "replay", "4 replay", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb),
+        medianLine(
+          o,
+          "replay-stages",
+          "4 replay",
+          "ours by stage: decodeStdoutLine alone (lines/s)",
+          "higher",
+          m("decode")
+        ),
+        medianLine(
+          o,
+          "replay-stages",
+          "4 replay",
+          "ours by stage: CliProcess.lines framing alone (lines/s)",
+          "higher",
+          m("framing")
+        ),
+        medianLine(
+          o,
+          "replay-stages",
+          "4 replay",
+          "ours by stage: framing + ControlRouter, mailbox drained by chunk (lines/s)",
+          "higher",
+          m("router")
+        )
+      ]
+    },
+    {
+      id: "5",
+      title: "large lines",
+      specs: [
+        {
+          key: "large-tool",
+          scenario: "large-tool",
+          params: { bytes: size(10 * MiB, MiB) },
+          timeoutMillis: 300_000
+        },
+        {
+          key: "large-input",
+          scenario: "large-input",
+          params: { bytes: size(20 * MiB, 2 * MiB) },
+          timeoutMillis: 180_000
+        }
+      ],
+      lines: (o) => {
+        const tool = quick ? "1 MB" : "10 MB"
+        const input = quick ? "2 MB" : "20 MB"
+        return [
+          medianLine(o, "large-tool", "5 large", `${tool} Write tool call: call → result (ms)`, "lower", m("result")),
+          checkLine(
+            o,
+            "large-tool",
+            "5 large",
+            `${tool} tool input, tool output echo and file intact`,
+            (r) => r.checks?.toolInput === true && r.checks.toolEcho === true && r.checks.file === true
+          ),
+          medianLine(
+            o,
+            "large-tool",
+            "5 large",
+            `${tool} Write: SDK process peak RSS (MB)`,
+            "lower",
+            (r) => r.maxRssMb
+          ),
+          medianLine(o, "large-input", "5 large", `${input} prompt line: call → result (ms)`, "lower", m("result")),
+          checkLine(o, "large-input", "5 large", `${input} prompt echoed back intact`, (r) => r.checks?.promptEcho),
+          medianLine(
+            o,
+            "large-input",
+            "5 large",
+            `${input} prompt: SDK process peak RSS (MB)`,
+            "lower",
+            (r) => r.maxRssMb
+          )
+        ]
+      }
+    },
+    {
+      id: "6",
+      title: "concurrency: sessions of 3 turns, each turn one Bash call through the gate",
+      specs: [
+        {
+          key: `concurrency-${small}`,
+          scenario: "concurrency",
+          params: { sessions: small, turns: 3 },
+          timeoutMillis: 300_000,
+          maxRuns: 3
+        },
+        {
+          key: `concurrency-${large}`,
+          scenario: "concurrency",
+          params: { sessions: large, turns: 3 },
+          timeoutMillis: 300_000,
+          maxRuns: 3
+        }
+      ],
+      lines: (o) =>
+        [small, large].flatMap((n) => [
+          medianLine(o, `concurrency-${n}`, "6 concurrency", `${n} sessions: wall time (ms)`, "lower", m("wall")),
+          medianLine(
+            o,
+            `concurrency-${n}`,
+            "6 concurrency",
+            `${n} sessions: SDK CPU (ms)`,
+            "lower",
+            (r) => r.cpuMillis
+          ),
+          medianLine(
+            o,
+            `concurrency-${n}`,
+            "6 concurrency",
+            `${n} sessions: SDK process peak RSS (MB)`,
+            "lower",
+            (r) => r.maxRssMb
+          )
+        ])
+    },
+    {
+      id: "7",
+      title: "stop: interrupt, close, break, abort",
+      specs: [
+        { key: "stop-session", scenario: "stop-session", params: {}, timeoutMillis: 120_000 },
+        { key: "stop-break", scenario: "stop-break", params: {}, timeoutMillis: 60_000 },
+        { key: "stop-abort", scenario: "stop-abort", params: {}, timeoutMillis: 60_000 }
+      ],
+      lines: (o) => [
+        medianLine(o, "stop-session", "7 stop", "interrupt() mid-stream → result (ms)", "lower", m("interruptStream")),
+        medianLine(o, "stop-session", "7 stop", "interrupt() mid-tool → result (ms)", "lower", m("interruptTool")),
+        checkLine(
+          o,
+          "stop-session",
+          "7 stop",
+          "mid-tool interrupt: tool processes gone",
+          (r) => r.metrics.toolLeft === 0
+        ),
+        medianLine(o, "stop-session", "7 stop", "close session mid-stream → CLI exited (ms)", "lower", m("closeExit")),
+        checkLine(o, "stop-session", "7 stop", "close: nothing left running", (r) => r.metrics.closeLeftovers === 0),
+        medianLine(
+          o,
+          "stop-break",
+          "7 stop",
+          "consumer stops reading mid-stream → CLI exited (ms)",
+          "lower",
+          m("breakExit")
+        ),
+        checkLine(
+          o,
+          "stop-break",
+          "7 stop",
+          "consumer stop: nothing left running",
+          (r) => r.metrics.breakLeftovers === 0 && Number.isFinite(r.metrics.breakExit)
+        ),
+        medianLine(
+          o,
+          "stop-abort",
+          "7 stop",
+          "abort / interrupt consumer mid-tool → CLI exited (ms)",
+          "lower",
+          m("abortExit")
+        ),
+        checkLine(
+          o,
+          "stop-abort",
+          "7 stop",
+          "abort: nothing left running (CLI, shell, tool)",
+          (r) => r.metrics.abortLeftovers === 0
+        )
+      ]
+    }
+  ]
+}

@@ -1,0 +1,52 @@
+/**
+ * The worker: one process per SDK per run. It loads exactly one driver, runs
+ * one scenario, and writes what it measured, with its own CPU time and peak
+ * RSS (`process.resourceUsage()`), to the job's result file. The CLI it
+ * spawns is a separate process and does not count.
+ *
+ * ```sh
+ * node build/worker/worker.js <job.json>
+ * ```
+ *
+ * @since 0.1.0
+ */
+import * as Fs from "node:fs"
+import type { Job, ScenarioOutput, WorkerResult } from "./jobs.js"
+
+const load = (sdk: Job["sdk"]): Promise<{ readonly run: (job: Job) => Promise<ScenarioOutput> }> => {
+  switch (sdk) {
+    case "ours":
+      return import("./sdk/ours.js")
+    case "official":
+      return import("./sdk/official.js")
+    case "raw":
+      return import("./sdk/raw.js")
+  }
+}
+
+const main = async () => {
+  const job = JSON.parse(Fs.readFileSync(process.argv[2], "utf8")) as Job
+  try {
+    const loadStart = performance.now()
+    const driver = await load(job.sdk)
+    const loadMillis = performance.now() - loadStart
+    const cpuStart = process.cpuUsage()
+    const output = await driver.run(job)
+    const cpu = process.cpuUsage(cpuStart)
+    const usage = process.resourceUsage()
+    const result: WorkerResult = {
+      ...output,
+      loadMillis,
+      cpuMillis: (cpu.user + cpu.system) / 1000,
+      totalCpuMillis: (usage.userCPUTime + usage.systemCPUTime) / 1000,
+      maxRssMb: usage.maxRSS / 1024
+    }
+    Fs.writeFileSync(job.resultFile, JSON.stringify(result))
+    process.exit(0)
+  } catch (error) {
+    Fs.writeFileSync(job.resultFile, JSON.stringify({ error: error instanceof Error ? error.stack : String(error) }))
+    process.exit(1)
+  }
+}
+
+void main()
