@@ -252,6 +252,8 @@ export const make: (
       const traced = Effect.flatMap(answer, (outcome) => reply(requestId, outcome)).pipe(
         Effect.annotateLogs({ ...options.logAnnotations?.(), requestId, subtype }),
         Effect.withSpan(Telemetry.spans.inbound, {
+          // A stack trace per span costs more than the rest of a control round trip.
+          captureStackTrace: false,
           kind: "server",
           attributes: {
             [Telemetry.attributes.requestId]: requestId,
@@ -441,6 +443,8 @@ export const make: (
         )
       }).pipe(
         Effect.withSpan(Telemetry.spans.outbound, {
+          // A stack trace per span costs more than the rest of a control round trip.
+          captureStackTrace: false,
           kind: "client",
           attributes: { [Telemetry.attributes.subtype]: payload.subtype }
         })

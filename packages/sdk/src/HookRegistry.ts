@@ -202,6 +202,8 @@ export const dispatchHook = (
   runHook(hook, input, context).pipe(
     Effect.tap((outcome) => InternalTelemetry.recordHook(hook.event, outcome)),
     Effect.withSpan(Telemetry.spans.hook, {
+      // A stack trace per span costs more than the rest of a control round trip.
+      captureStackTrace: false,
       attributes: {
         [Telemetry.attributes.event]: hook.event,
         [Telemetry.attributes.hookName]: hook.name,

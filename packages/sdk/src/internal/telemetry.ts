@@ -11,11 +11,27 @@ import type { DispatchOutcome } from "../HookRegistry.js"
 import type { Decision } from "../PermissionGate.js"
 import * as Telemetry from "../Telemetry.js"
 
+// Tagged metrics are built once per tag combination: building (and hashing) a new key on every
+// decision showed up in the hook round-trip benchmark.
+const taggedCache = new WeakMap<object, Map<string, unknown>>()
+
 const tagged = <Type, In, Out>(
   metric: Metric.Metric<Type, In, Out>,
   tags: Record<string, string>
-): Metric.Metric<Type, In, Out> =>
-  Metric.taggedWithLabels(metric, Object.entries(tags).map(([key, value]) => MetricLabel.make(key, value)))
+): Metric.Metric<Type, In, Out> => {
+  let byTags = taggedCache.get(metric)
+  if (byTags === undefined) {
+    byTags = new Map()
+    taggedCache.set(metric, byTags)
+  }
+  const key = Object.entries(tags).map(([k, v]) => `${k}=${v}`).join("\u0000")
+  let found = byTags.get(key) as Metric.Metric<Type, In, Out> | undefined
+  if (found === undefined) {
+    found = Metric.taggedWithLabels(metric, Object.entries(tags).map(([k, v]) => MetricLabel.make(k, v)))
+    byTags.set(key, found)
+  }
+  return found
+}
 
 const recordFallback = (kind: "hook" | "permission", cause: string | undefined) =>
   cause === undefined
