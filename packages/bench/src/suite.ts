@@ -128,6 +128,7 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           ["codec", "decodeStdoutLine + encodeStdinLine only"],
           ["router", "ControlRouter, trivial handler"],
           ["hooks", "ControlRouter + HookRegistry"],
+          ["hooksUntraced", "ControlRouter + HookRegistry, tracer off"],
           ["gate", "ControlRouter + PermissionGate"]
         ] as const).flatMap(([level, label]) => [
           medianLine(o, "probe", "2 hooks", `ours by level, ${label}: round trip p50 (ms)`, "lower", m(`${level}P50`)),

@@ -141,9 +141,20 @@ export const probe = (replayFile: string, rounds: number) =>
     const trivial: ControlRouter.InboundHandler = { subtype: "hook_callback", handle: () => Effect.succeed({}) }
     const router = yield* withRouter(hookLines, [trivial])
     const hookLevel = yield* withRouter(hookLines, [hooks.inboundHandler])
+    // Issue 10's overhead check: the same level with the tracer off. With it on, spans go to Effect's
+    // default tracer, which exports nowhere (tracing on, no-op exporter).
+    const untraced = yield* withRouter(hookLines, [hooks.inboundHandler]).pipe(Effect.withTracerEnabled(false))
     const gateLevel = yield* withRouter(gateLines, [PermissionGate.inboundHandler(gate)])
     const metrics: Record<string, number> = {}
-    for (const [name, level] of Object.entries({ codec, router, hooks: hookLevel, gate: gateLevel })) {
+    for (
+      const [name, level] of Object.entries({
+        codec,
+        router,
+        hooks: hookLevel,
+        hooksUntraced: untraced,
+        gate: gateLevel
+      })
+    ) {
       metrics[`${name}P50`] = level.p50
       metrics[`${name}P99`] = level.p99
       metrics[`${name}Cpu`] = level.cpu
