@@ -18,6 +18,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FiberMap from "effect/FiberMap"
+import { identity } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
 import * as Metric from "effect/Metric"
@@ -330,7 +331,9 @@ export const make: (
           stats.messages++
           if (Protocol.isUnknownMessage(message)) stats.unknownMessages++
           lastWasResult = message.type === "result"
-          return Effect.asVoid(messages.offer(message as Protocol.Message))
+          // The mailbox is unbounded: offering never waits, so it needs no effect of its own.
+          messages.unsafeOffer(message as Protocol.Message)
+          return Effect.void
         }
       }
     }
@@ -369,7 +372,16 @@ export const make: (
     })
 
     yield* cli.lines.pipe(
-      Stream.runForEachChunk((chunk) => Effect.zipRight(Effect.forEach(chunk, route, { discard: true }), flushMetrics)),
+      Stream.runForEachChunk((chunk) => {
+        // Plain messages are routed synchronously; only control traffic yields effects to run, in order.
+        const effects: Array<Effect.Effect<void>> = []
+        for (const line of chunk) {
+          const effect = route(line)
+          if (effect !== Effect.void) effects.push(effect)
+        }
+        effects.push(flushMetrics)
+        return effects.length === 1 ? flushMetrics : Effect.forEach(effects, identity, { discard: true })
+      }),
       Effect.matchCauseEffect({
         onFailure: (cause) =>
           Effect.gen(function*() {
