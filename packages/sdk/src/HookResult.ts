@@ -179,7 +179,9 @@ export const toOutput = (event: string, result: HookResult): Protocol.SyncHookOu
         })
       }
       return {}
+    // Block and Deny say the same thing; each event has one way of saying it.
     case "Deny":
+    case "Block":
       if (event === "PreToolUse") {
         return specific({ permissionDecision: "deny", permissionDecisionReason: result.reason })
       }
@@ -193,14 +195,6 @@ export const toOutput = (event: string, result: HookResult): Protocol.SyncHookOu
         : {}
     case "Defer":
       return event === "PreToolUse" ? specific({ permissionDecision: "defer" }) : {}
-    case "Block":
-      if (event === "PreToolUse") {
-        return specific({ permissionDecision: "deny", permissionDecisionReason: result.reason })
-      }
-      if (event === "PermissionRequest") {
-        return specific({ decision: { behavior: "deny", message: result.reason } })
-      }
-      return { decision: "block", reason: result.reason }
     case "UpdatedInput":
       if (event === "PermissionRequest") {
         return specific({ decision: { behavior: "allow", updatedInput: result.input } })

@@ -104,6 +104,8 @@ describe("hooks on the real CLI", () => {
         ))
       )
       assert.isFalse(workspace.exists("perm.txt"))
+      // the gate was asked too, and would have allowed: the hook's fallback deny is what decided
+      assert.strictEqual(yield* Ref.get(gateAsked), 1)
       const result = resultOf(messages)
       assert.strictEqual(result.subtype, "success")
       const last = yield* ScriptedModel.lastTurnRequest

@@ -54,7 +54,7 @@ describe("PermissionGate on the real CLI", () => {
     Effect.gen(function*() {
       const workspace = yield* Workspace
       const asked = yield* Ref.make(0)
-      yield* runQuery("go").pipe(Effect.provide(PermissionGate.layer((request, context) =>
+      yield* runQuery("go").pipe(Effect.provide(PermissionGate.layer((request) =>
         Effect.as(
           Ref.update(asked, (n) => n + 1),
           PermissionResult.allow({
@@ -65,7 +65,7 @@ describe("PermissionGate on the real CLI", () => {
               destination: "session"
             }]
           })
-        ).pipe(Effect.tap(() => Effect.sync(() => void context.suggestions)))
+        )
       )))
       assert.isTrue(workspace.exists("one.txt"))
       assert.isTrue(workspace.exists("two.txt"))

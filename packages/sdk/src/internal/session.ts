@@ -47,8 +47,6 @@ export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
     } as Protocol.UserInput
     : prompt as Protocol.UserInput
 
-const isNoSuchElement = (u: unknown) => Cause.isNoSuchElementException(u)
-
 /** @internal */
 export const make = (
   env: SessionEnvironment
@@ -166,7 +164,7 @@ export const make = (
     const take: Effect.Effect<Protocol.Message, Option.Option<CliExitError | ProtocolError>> = router.messages.take
       .pipe(
         Effect.mapError((error) =>
-          isNoSuchElement(error) ? Option.none() : Option.some(error as CliExitError | ProtocolError)
+          Cause.isNoSuchElementException(error) ? Option.none() : Option.some(error as CliExitError | ProtocolError)
         ),
         Effect.tap((message) => {
           if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
