@@ -9,7 +9,7 @@
  * ```sh
  * pnpm bench                      # full: 5 runs (row 6: 3), full sizes; writes packages/bench/RESULTS.md
  * pnpm bench --quick              # 1 run, small sizes
- * pnpm bench --only 2,4,decode    # some rows (1-7, decode, hookcmd)
+ * pnpm bench --only 2,4,decode    # some rows (1-7, decode, hookcmd, import)
  * pnpm bench --runs 5 --only 6    # override runs (for every row); --no-write: print only
  * pnpm bench --only 2 --profile hooks   # also write CPU profiles of the workers (see profile.ts)
  * ```
@@ -24,6 +24,7 @@ import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { buildWorker } from "./build.js"
 import type { DecodeBenchResult } from "./decode.js"
+import { measureImportCost } from "./importCost.js"
 import type { Sdk } from "./jobs.js"
 import { killProcessesUnder } from "./procs.js"
 import { failures, type Line, markdownTable } from "./report.js"
@@ -154,6 +155,10 @@ const methodNotes = (quick: boolean): Array<string> => [
   "(`process.cpuUsage` over the scenario, `process.resourceUsage().maxRSS`).",
   "Workers are plain ESM bundled by esbuild from the current sources (ours bundled from packages/sdk/src, " +
   "effect and the official SDK loaded from node_modules as published): no TypeScript loader in the measured process.",
+  "Row 1, 'import in a fresh process' lines (importCost.ts): `node` started per sample, the dynamic `import()` " +
+  "timed, variants round-robin: our SDK with NodeContext as an application imports them (effect and @effect/platform " +
+  "from node_modules, file by file), those effect and @effect/platform modules alone, and everything esbuilt into " +
+  "one file; the official column is always `@anthropic-ai/claude-agent-sdk` (published as one bundled file).",
   "Row 2: a line tap (a tiny Node program given to each SDK as its executable) spawns the real CLI and timestamps " +
   "control lines both ways; latency = control_request handed to the SDK → its control_response back in the tap " +
   "(two pipe hops included, the same for all three). Wall time per tool call = first tool_use → result over the number " +
@@ -168,7 +173,9 @@ const methodNotes = (quick: boolean): Array<string> => [
   "Row 4: a session recorded from the real CLI (hooks, gate, 10 Bash calls, a 2,000-delta text, partial messages) " +
   "replayed in a loop through a fake CLI process: ours through a fake CommandExecutor (the real CliProcess, " +
   "ControlRouter and session stream), the official SDK through its `spawnClaudeCodeProcess` option, raw through the " +
-  "same Readable. 64 KiB chunks, like a pipe. 'ours by stage' runs the same lines through decodeStdoutLine alone, " +
+  "same Readable. 64 KiB chunks, like a pipe. Each SDK registers the same PreToolUse and PostToolUse hooks and a " +
+  "gate, and the recorded hook callback ids are rewritten to the ones it registered, so every replayed control " +
+  "request is answered by its hooks. 'ours by stage' runs the same lines through decodeStdoutLine alone, " +
   "CliProcess.lines alone, and CliProcess + ControlRouter with its mailbox drained a chunk at a time (each after a " +
   "warm-up pass); the full row adds the session's message stream.",
   `Row 5: the ${
@@ -268,6 +275,38 @@ const main = async () => {
             raw: median(results.map((r) => r.jsonParse.linesPerSecond))
           }
         })
+      }
+    }
+
+    if (wants("1") || wants("import")) {
+      log("import: the SDK's module import in fresh processes (importCost.ts)")
+      try {
+        const cost = await measureImportCost(root, args.quick ? 3 : 7)
+        lines.push(
+          {
+            row: "1 cold start",
+            label: "import in a fresh process: SDK + NodeContext, effect from node_modules (ms)",
+            better: "lower",
+            rawIsFloor: false,
+            values: { ours: cost.ours, official: cost.official }
+          },
+          {
+            row: "1 cold start",
+            label: "import in a fresh process: effect + @effect/platform modules alone, none of our code (ms)",
+            better: "lower",
+            rawIsFloor: false,
+            values: { ours: cost.dependencies, official: cost.official }
+          },
+          {
+            row: "1 cold start",
+            label: "import in a fresh process: SDK + NodeContext bundled with effect into one file (ms)",
+            better: "lower",
+            rawIsFloor: false,
+            values: { ours: cost.bundled, official: cost.official }
+          }
+        )
+      } catch (error) {
+        extra.push(`importCost.ts failed: ${String(error).slice(0, 300)}`)
       }
     }
 

@@ -25,14 +25,21 @@ const runBench = (args: ReadonlyArray<string>): Promise<{ readonly code: number 
   })
 
 describe("pnpm bench --quick", () => {
-  it("runs cold start and decode replay for ours, official and raw", async () => {
+  it("runs cold start (with the import cost) and decode replay for ours, official and raw", async () => {
     const dir = Fs.mkdtempSync(Path.join(Os.tmpdir(), "bench-smoke-"))
     const json = Path.join(dir, "results.json")
     try {
       const { code, stderr } = await runBench(["--quick", "--only", "1,4", "--no-write", "--json", json])
       assert.strictEqual(code, 0, stderr)
-      const { outcomes } = JSON.parse(Fs.readFileSync(json, "utf8")) as {
+      const { lines, outcomes } = JSON.parse(Fs.readFileSync(json, "utf8")) as {
         outcomes: Record<string, ReadonlyArray<{ sdk: string; error?: string; result?: any }>>
+        lines: ReadonlyArray<{ label: string; values: Record<string, number> }>
+      }
+      const imports = lines.filter((line) => line.label.startsWith("import in a fresh process"))
+      assert.strictEqual(imports.length, 3)
+      for (const line of imports) {
+        assert.isAbove(line.values.ours, 0, line.label)
+        assert.isAbove(line.values.official, 0, line.label)
       }
       for (const key of ["cold", "replay"]) {
         const list = outcomes[key]

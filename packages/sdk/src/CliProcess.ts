@@ -133,10 +133,15 @@ export const make: (
     )
 
     const exited = yield* Deferred.make<ExitStatus>()
+    // Also kept in a plain variable: every write checks it.
+    let exitStatus: ExitStatus | undefined
     yield* proc.exitCode.pipe(
       Effect.map((code): ExitStatus => ({ code, signal: null })),
       Effect.catchAll((error) => Effect.succeed<ExitStatus>({ code: null, signal: signalFromError(error) })),
-      Effect.flatMap((status) => Deferred.succeed(exited, status)),
+      Effect.flatMap((status) => {
+        exitStatus = status
+        return Deferred.succeed(exited, status)
+      }),
       Effect.forkDaemon
     )
 
@@ -173,15 +178,14 @@ export const make: (
         })
       )
 
-    const writeLine = (line: string) =>
-      Effect.flatMap(Deferred.poll(exited), (done) =>
-        Option.isSome(done)
-          ? Effect.flatMap(done.value, (status) => Effect.flatMap(exitError(status), Effect.fail))
-          : input.offer(encoder.encode(line + "\n")).pipe(
-            Effect.flatMap((accepted) =>
-              accepted ? Effect.void : Effect.flatMap(Deferred.await(exited), exitError).pipe(Effect.flip)
-            )
-          ))
+    // One step on the hot path: the mailbox is unbounded, so offering never waits.
+    const writeLine = (line: string): Effect.Effect<void, CliExitError> =>
+      Effect.suspend(() => {
+        if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
+        return input.unsafeOffer(encoder.encode(line + "\n"))
+          ? Effect.void
+          : Effect.flip(Effect.flatMap(Deferred.await(exited), exitError))
+      })
 
     const endInput = Effect.asVoid(input.end)
     const awaitExit = Deferred.await(exited)
@@ -224,11 +228,7 @@ export const make: (
       )
     )
 
-    const lines = proc.stdout.pipe(
-      Stream.decodeText(),
-      Stream.catchAll(() => Stream.empty),
-      LineFraming.splitLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS)
-    )
+    const lines = LineFraming.frameLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS)(proc.stdout)
 
     return CliProcess.of({
       pid: proc.pid,

@@ -17,12 +17,14 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as FiberMap from "effect/FiberMap"
-import { identity } from "effect/Function"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
@@ -182,12 +184,21 @@ export const make: (
 ) => Effect.Effect<ControlRouter.Service, never, CliProcess | Scope.Scope> = Effect.fnUntraced(
   function*(options: MakeOptions) {
     const cli = yield* CliProcess
+    // Inbound requests run as daemons of the router's creator (its services, tracer, logger, refs).
+    const runtime = yield* Effect.runtime<never>()
     const messages = yield* Mailbox.make<Protocol.Message, CliExitError | ProtocolError>()
     const pending = new Map<
       string,
       { readonly subtype: string; readonly deferred: Deferred.Deferred<unknown, ControlError> }
     >()
-    const inbound = yield* FiberMap.make<string>()
+    // The fiber of each inbound request being handled, by request id (a cancel interrupts it).
+    const inbound = new Map<string, Fiber.RuntimeFiber<void>>()
+    const interruptAllInbound = Effect.suspend(() => {
+      const handling = Array.from(inbound.values())
+      inbound.clear()
+      return Fiber.interruptAll(handling)
+    })
+    yield* Effect.addFinalizer(() => interruptAllInbound)
     const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
     const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
     const done = yield* Deferred.make<ExitStatus>()
@@ -233,24 +244,24 @@ export const make: (
       const subtype = envelope.request.subtype
       stats.inboundRequests++
       const handler = handlers.get(subtype)
-      const answer: Effect.Effect<Either.Either<unknown, string>> = handler === undefined
-        ? Effect.succeed(Either.left(`Unsupported control request subtype: ${subtype}`))
-        : handler.handle(envelope.request, { requestId }).pipe(
-          Effect.map(Either.right),
-          Effect.catchAllCause((cause) =>
+      const answered: Effect.Effect<void> = handler === undefined
+        ? reply(requestId, Either.left(`Unsupported control request subtype: ${subtype}`))
+        : Effect.matchCauseEffect(handler.handle(envelope.request, { requestId }), {
+          onFailure: (cause) =>
             Effect.logWarning("inbound control request handler failed", cause).pipe(
               Effect.annotateLogs({ requestId, subtype }),
-              Effect.as(Either.left<string>(
-                Option.match(Cause.failureOption(cause), {
+              Effect.zipRight(reply(
+                requestId,
+                Either.left(Option.match(Cause.failureOption(cause), {
                   onNone: () => `${subtype} handler failed`,
                   onSome: (error) => error.message
-                })
+                }))
               ))
-            )
-          )
-        )
+            ),
+          onSuccess: (value) => reply(requestId, Either.right(value))
+        })
       const parent = options.parentSpan?.()
-      const traced = Effect.flatMap(answer, (outcome) => reply(requestId, outcome)).pipe(
+      const traced = answered.pipe(
         Effect.annotateLogs({ ...options.logAnnotations?.(), requestId, subtype }),
         Effect.withSpan(Telemetry.spans.inbound, {
           // A stack trace per span costs more than the rest of a control round trip.
@@ -264,7 +275,22 @@ export const make: (
           ...(parent !== undefined ? { parent } : {})
         })
       )
-      return FiberMap.run(inbound, requestId, traced)
+      // Started now, in the reader's turn: a handler that answers synchronously (most do) has answered
+      // before the next line is read, without a trip through the scheduler.
+      const fiber = Runtime.runFork(runtime, traced)
+      inbound.set(requestId, fiber)
+      fiber.addObserver(() => {
+        if (inbound.get(requestId) === fiber) inbound.delete(requestId)
+      })
+    }
+
+    // In the background: the reader must not wait for a handler to stop.
+    const interruptInbound = (requestId: string) => {
+      const fiber = inbound.get(requestId)
+      if (fiber !== undefined) {
+        inbound.delete(requestId)
+        fiber.unsafeInterruptAsFork(FiberId.none)
+      }
     }
 
     // A control request the Schema rejects still waits for an answer (can_use_tool forever): give the
@@ -321,10 +347,12 @@ export const make: (
             )
         }
         case "control_request":
-          return Effect.asVoid(handleInbound(message as Protocol.ControlRequest))
+          handleInbound(message as Protocol.ControlRequest)
+          return Effect.void
         case "control_cancel_request":
           stats.cancelled++
-          return FiberMap.remove(inbound, (message as Protocol.ControlCancelRequest).request_id)
+          interruptInbound((message as Protocol.ControlCancelRequest).request_id)
+          return Effect.void
         case "keep_alive":
           return Effect.void
         default: {
@@ -352,35 +380,33 @@ export const make: (
           )
         }
         pending.clear()
-        yield* FiberMap.clear(inbound)
+        yield* interruptAllInbound
       })
 
-    // Metrics are flushed once per chunk of lines, not once per line: this loop is the hot path.
+    // Metrics are flushed once per chunk of lines, not once per line, in one step: this loop is the hot path.
     let flushed = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
-    const flushMetrics = Effect.suspend(() => {
-      const delta = {
-        lines: stats.lines - flushed.lines,
-        unknownMessages: stats.unknownMessages - flushed.unknownMessages,
-        protocolErrors: stats.protocolErrors - flushed.protocolErrors
+    const flushMetrics = Effect.withFiberRuntime<void>((fiber) => {
+      const labels = fiber.getFiberRef(FiberRef.currentMetricLabels)
+      Telemetry.linesDecoded.unsafeUpdate(stats.lines - flushed.lines, labels)
+      if (stats.unknownMessages > flushed.unknownMessages) {
+        Telemetry.unknownMessages.unsafeUpdate(stats.unknownMessages - flushed.unknownMessages, labels)
+      }
+      if (stats.protocolErrors > flushed.protocolErrors) {
+        Telemetry.protocolErrors.unsafeUpdate(stats.protocolErrors - flushed.protocolErrors, labels)
       }
       flushed = { lines: stats.lines, unknownMessages: stats.unknownMessages, protocolErrors: stats.protocolErrors }
-      return Effect.all([
-        Metric.incrementBy(Telemetry.linesDecoded, delta.lines),
-        delta.unknownMessages > 0 ? Metric.incrementBy(Telemetry.unknownMessages, delta.unknownMessages) : Effect.void,
-        delta.protocolErrors > 0 ? Metric.incrementBy(Telemetry.protocolErrors, delta.protocolErrors) : Effect.void
-      ], { discard: true })
+      return Effect.void
     })
 
     yield* cli.lines.pipe(
       Stream.runForEachChunk((chunk) => {
         // Plain messages are routed synchronously; only control traffic yields effects to run, in order.
-        const effects: Array<Effect.Effect<void>> = []
+        let effect: Effect.Effect<void> = flushMetrics
         for (const line of chunk) {
-          const effect = route(line)
-          if (effect !== Effect.void) effects.push(effect)
+          const routed = route(line)
+          if (routed !== Effect.void) effect = effect === flushMetrics ? routed : Effect.zipRight(effect, routed)
         }
-        effects.push(flushMetrics)
-        return effects.length === 1 ? flushMetrics : Effect.forEach(effects, identity, { discard: true })
+        return effect === flushMetrics ? flushMetrics : Effect.zipRight(effect, flushMetrics)
       }),
       Effect.matchCauseEffect({
         onFailure: (cause) =>
@@ -467,7 +493,7 @@ export const make: (
       send,
       request,
       pendingRequests: Effect.sync(() => pending.size),
-      activeHandlers: FiberMap.size(inbound),
+      activeHandlers: Effect.sync(() => inbound.size),
       stats: Effect.sync(() => ({ ...stats })),
       expectExit: Effect.sync(() => {
         exitExpected = true

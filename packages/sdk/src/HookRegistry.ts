@@ -10,17 +10,20 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import type * as Tracer from "effect/Tracer"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as HookResult from "./HookResult.js"
+import * as Deadline from "./internal/deadline.js"
 import * as HookMatchers from "./internal/hookMatchers.js"
 import {
   currentHooks,
@@ -168,15 +171,21 @@ const decisionOf = (output: Protocol.SyncHookOutput): Decision => {
 
 const validateSyncOutput = Schema.validateEither(ProtocolHooks.SyncHookOutput, { onExcessProperty: "preserve" })
 
-// An output whose hookEventName names another event makes the CLI fail the tool call with an
-// opaque error: catch it here, where the fallback can say why.
-const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
-  // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
+// What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
+const jsonSafe = <A>(output: A): Either.Either<A, string> => {
   try {
     JSON.stringify(output)
+    return Either.right(output)
   } catch (error) {
     return Either.left(`the output cannot be written as JSON: ${String(error)}`)
   }
+}
+
+// An output whose hookEventName names another event makes the CLI fail the tool call with an
+// opaque error: catch it here, where the fallback can say why.
+const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
+  const safe = jsonSafe(output)
+  if (Either.isLeft(safe)) return Either.left(safe.left)
   const valid = validateSyncOutput(output)
   if (Either.isLeft(valid)) return Either.left(ParseResult.TreeFormatter.formatErrorSync(valid.left))
   const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
@@ -199,38 +208,38 @@ export const dispatchHook = (
   input: Protocol.HookInput,
   context: HookContext
 ): Effect.Effect<DispatchOutcome> =>
-  runHook(hook, input, context).pipe(
-    Effect.tap((outcome) => InternalTelemetry.recordHook(hook.event, outcome)),
-    Effect.withSpan(Telemetry.spans.hook, {
-      // A stack trace per span costs more than the rest of a control round trip.
-      captureStackTrace: false,
-      attributes: {
-        [Telemetry.attributes.event]: hook.event,
-        [Telemetry.attributes.hookName]: hook.name,
-        [Telemetry.attributes.callbackId]: hook.callbackId,
-        [Telemetry.attributes.requestId]: context.requestId,
-        ...(hook.matcher !== undefined ? { [Telemetry.attributes.matcher]: hook.matcher } : {}),
-        ...(context.toolUseId !== undefined ? { [Telemetry.attributes.toolUseId]: context.toolUseId } : {}),
-        ...(typeof (input as { tool_name?: unknown }).tool_name === "string"
-          ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
-          : {})
-      }
-    })
-  )
+  Effect.useSpan(Telemetry.spans.hook, {
+    // A stack trace per span costs more than the rest of a control round trip.
+    captureStackTrace: false,
+    attributes: {
+      [Telemetry.attributes.event]: hook.event,
+      [Telemetry.attributes.hookName]: hook.name,
+      [Telemetry.attributes.callbackId]: hook.callbackId,
+      [Telemetry.attributes.requestId]: context.requestId,
+      ...(hook.matcher !== undefined ? { [Telemetry.attributes.matcher]: hook.matcher } : {}),
+      ...(context.toolUseId !== undefined ? { [Telemetry.attributes.toolUseId]: context.toolUseId } : {}),
+      ...(typeof (input as { tool_name?: unknown }).tool_name === "string"
+        ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
+        : {})
+    }
+  }, (span) => Effect.withParentSpan(runHook(hook, input, context, span), span))
 
+// The hot path of every hook_callback: plain functions wherever no effect is needed.
 const runHook = (
   hook: RegisteredHook,
   input: Protocol.HookInput,
-  context: HookContext
+  context: HookContext,
+  span: Tracer.Span
 ): Effect.Effect<DispatchOutcome> =>
-  Effect.flatMap(Clock.currentTimeMillis, (started) => {
+  Effect.clockWith((clock) => {
+    const started = clock.unsafeCurrentTimeMillis()
     const done = (output: Protocol.SyncHookOutput, fallback: FallbackReason | undefined) =>
-      Effect.map(Clock.currentTimeMillis, (now): DispatchOutcome => ({
+      InternalTelemetry.recordHook(span, hook.event, {
         output,
         decision: decisionOf(output),
         fallback,
-        durationMillis: now - started
-      }))
+        durationMillis: clock.unsafeCurrentTimeMillis() - started
+      })
     const fallbackWith = (reason: FallbackReason, cause: Cause.Cause<unknown> | string) =>
       Effect.logWarning(`hook "${hook.name}" fell back (${reason})`, cause).pipe(
         Effect.annotateLogs({
@@ -241,36 +250,29 @@ const runHook = (
         }),
         Effect.zipRight(done(HookResult.fallbackOutput(hook.event, reason), reason))
       )
-    return hook.handler(input, context).pipe(
-      // Answer at the deadline; the handler's interruption completes in the background.
-      Effect.disconnect,
-      Effect.timeoutFail({
-        duration: Duration.millis(hook.timeoutMillis),
-        onTimeout: () => new HookTimeout()
-      }),
-      Effect.matchCauseEffect({
-        onFailure: (cause) =>
-          Cause.isFailType(cause) && cause.error instanceof HookTimeout
-            ? fallbackWith("timeout", `timed out after ${hook.timeoutMillis} ms`)
-            : fallbackWith(Cause.isFailure(cause) ? "failure" : "defect", cause),
-        onSuccess: (answer) => {
-          const output = answer === undefined || answer === null
-            ? {}
-            : HookResult.isHookResult(answer)
-            ? HookResult.toOutput(hook.event, answer)
-            : answer
-          const valid = validateOutput(hook.event, output)
-          return Either.isRight(valid)
-            ? done(valid.right, undefined)
-            : fallbackWith("invalid_output", valid.left)
-        }
+    return Effect.flatMap(
+      Deadline.exitWithin(hook.handler(input, context), Duration.millis(hook.timeoutMillis)),
+      Option.match({
+        onNone: () => fallbackWith("timeout", `timed out after ${hook.timeoutMillis} ms`),
+        onSome: Exit.match({
+          onFailure: (cause) => fallbackWith(Cause.isFailure(cause) ? "failure" : "defect", cause),
+          onSuccess: (answer) => {
+            const valid = answer === undefined || answer === null
+              ? Either.right({})
+              : !HookResult.isHookResult(answer)
+              ? validateOutput(hook.event, answer)
+              : answer._tag === "Output"
+              ? validateOutput(hook.event, answer.output)
+              // Built by toOutput, valid by construction: only user data (an updated input) can break it.
+              : jsonSafe(HookResult.toOutput(hook.event, answer))
+            return Either.isRight(valid)
+              ? done(valid.right, undefined)
+              : fallbackWith("invalid_output", valid.left)
+          }
+        })
       })
     )
   })
-
-class HookTimeout {
-  readonly _tag = "HookTimeout"
-}
 
 /**
  * Registers the given hooks, numbering their callback ids.

@@ -9,15 +9,18 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import type * as Tracer from "effect/Tracer"
 import type { InboundHandler } from "./ControlRouter.js"
+import * as Deadline from "./internal/deadline.js"
 import * as InternalTelemetry from "./internal/telemetry.js"
 import * as PermissionResult from "./PermissionResult.js"
 // The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
@@ -93,10 +96,6 @@ const DEFAULT_TIMEOUT = Duration.seconds(60)
 
 const validateResult = Schema.validateEither(ProtocolPermissions.PermissionResult, { onExcessProperty: "preserve" })
 
-class GateTimeout {
-  readonly _tag = "GateTimeout"
-}
-
 /**
  * Runs the gate on one request under its timeout and error recovery. Never
  * fails: a failure, a defect, a timeout or an answer that is not a valid
@@ -112,29 +111,33 @@ export const decide = (
   context: PermissionContext,
   defaultTimeout: Duration.DurationInput = DEFAULT_TIMEOUT
 ): Effect.Effect<Decision> =>
-  runGate(gate, request, context, defaultTimeout).pipe(
-    Effect.tap((decision) => InternalTelemetry.recordPermission(request.tool_name, decision)),
-    Effect.withSpan(Telemetry.spans.permission, {
-      // A stack trace per span costs more than the rest of a control round trip.
-      captureStackTrace: false,
-      attributes: {
-        [Telemetry.attributes.tool]: request.tool_name,
-        [Telemetry.attributes.requestId]: context.requestId,
-        [Telemetry.attributes.toolUseId]: context.toolUseId
-      }
-    })
-  )
+  Effect.useSpan(Telemetry.spans.permission, {
+    // A stack trace per span costs more than the rest of a control round trip.
+    captureStackTrace: false,
+    attributes: {
+      [Telemetry.attributes.tool]: request.tool_name,
+      [Telemetry.attributes.requestId]: context.requestId,
+      [Telemetry.attributes.toolUseId]: context.toolUseId
+    }
+  }, (span) => Effect.withParentSpan(runGate(gate, request, context, defaultTimeout, span), span))
 
+// The hot path of every can_use_tool: plain functions wherever no effect is needed.
 const runGate = (
   gate: PermissionGate.Service,
   request: Protocol.CanUseToolRequest,
   context: PermissionContext,
-  defaultTimeout: Duration.DurationInput
+  defaultTimeout: Duration.DurationInput,
+  span: Tracer.Span
 ): Effect.Effect<Decision> =>
-  Effect.flatMap(Clock.currentTimeMillis, (started) => {
+  Effect.clockWith((clock) => {
+    const started = clock.unsafeCurrentTimeMillis()
     const timeout = gate.timeout ?? Duration.decode(defaultTimeout)
     const done = (result: Protocol.PermissionResult, fallback: Decision["fallback"]) =>
-      Effect.map(Clock.currentTimeMillis, (now): Decision => ({ result, fallback, durationMillis: now - started }))
+      InternalTelemetry.recordPermission(span, request.tool_name, {
+        result,
+        fallback,
+        durationMillis: clock.unsafeCurrentTimeMillis() - started
+      })
     const fallback = (reason: NonNullable<Decision["fallback"]>, cause: Cause.Cause<unknown> | string) =>
       Effect.logWarning(`permission gate fell back to deny (${reason})`, cause).pipe(
         Effect.annotateLogs({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId }),
@@ -143,28 +146,26 @@ const runGate = (
           reason
         ))
       )
-    return gate.handler(request, context).pipe(
-      // Answer at the deadline; the handler's interruption completes in the background.
-      Effect.disconnect,
-      Effect.timeoutFail({ duration: timeout, onTimeout: () => new GateTimeout() }),
-      Effect.matchCauseEffect({
-        onFailure: (cause) =>
-          Cause.isFailType(cause) && cause.error instanceof GateTimeout
-            ? fallback("timeout", `timed out after ${Duration.format(timeout)}`)
-            : fallback(Cause.isFailure(cause) ? "failure" : "defect", cause),
-        onSuccess: (result) => {
-          const valid = validateResult(result)
-          if (Either.isLeft(valid)) {
-            return fallback("invalid_output", ParseResult.TreeFormatter.formatErrorSync(valid.left))
+    return Effect.flatMap(
+      Deadline.exitWithin(gate.handler(request, context), timeout),
+      Option.match({
+        onNone: () => fallback("timeout", `timed out after ${Duration.format(timeout)}`),
+        onSome: Exit.match({
+          onFailure: (cause) => fallback(Cause.isFailure(cause) ? "failure" : "defect", cause),
+          onSuccess: (result) => {
+            const valid = validateResult(result)
+            if (Either.isLeft(valid)) {
+              return fallback("invalid_output", ParseResult.TreeFormatter.formatErrorSync(valid.left))
+            }
+            // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
+            try {
+              JSON.stringify(valid.right)
+            } catch (error) {
+              return fallback("invalid_output", `the result cannot be written as JSON: ${String(error)}`)
+            }
+            return done(valid.right, undefined)
           }
-          // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
-          try {
-            JSON.stringify(valid.right)
-          } catch (error) {
-            return fallback("invalid_output", `the result cannot be written as JSON: ${String(error)}`)
-          }
-          return done(valid.right, undefined)
-        }
+        })
       })
     )
   })

@@ -8,8 +8,7 @@ const encoder = new TextEncoder()
 
 const frame = (chunks: ReadonlyArray<Uint8Array>, maxLineChars = 1024 * 1024) =>
   Stream.fromIterable(chunks).pipe(
-    Stream.decodeText(),
-    LineFraming.splitLines(maxLineChars),
+    LineFraming.frameLines(maxLineChars),
     Stream.runCollect,
     Effect.map(Chunk.toReadonlyArray)
   )
@@ -49,6 +48,24 @@ describe("line framing", () => {
       assert.strictEqual(error.reason, "LineTooLong")
       assert.strictEqual(error.lineLength, 5000)
       assert.isBelow(error.line.length, 600)
+    }))
+
+  it.effect("ends at a failing source, after its last unterminated line", () =>
+    Effect.gen(function*() {
+      const lines = yield* Stream.fromIterable([encoder.encode("a\nb")]).pipe(
+        Stream.concat(Stream.fail("the pipe broke")),
+        Stream.concat(Stream.make(encoder.encode("never\n"))),
+        LineFraming.frameLines(1024),
+        Stream.runCollect
+      )
+      assert.deepStrictEqual(Chunk.toReadonlyArray(lines), ["a", "b"])
+    }))
+
+  it.effect("decodes a character cut off by the end of the source as U+FFFD (the CLI died mid-write)", () =>
+    Effect.gen(function*() {
+      const bytes = encoder.encode("é")
+      const lines = yield* frame([bytes.slice(0, 1)])
+      assert.deepStrictEqual(lines, ["\ufffd"])
     }))
 
   it.effect("strips a carriage return before the newline", () =>

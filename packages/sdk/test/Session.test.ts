@@ -1,5 +1,7 @@
 import { ClaudeCode, HookLayer } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import { assert, describe, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
 import * as Chunk from "effect/Chunk"
@@ -7,8 +9,12 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as Inspectable from "effect/Inspectable"
+import * as Layer from "effect/Layer"
+import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
+import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { bash, harness, isAlive, processesIn, Workspace } from "./utils/harness.js"
 
@@ -159,4 +165,88 @@ describe("ClaudeCode.session", () => {
         harness([ScriptedModel.slow(ScriptedModel.text("x".repeat(400)), { delay: "50 millis", chunkSize: 4 })])
       )
     ))
+})
+
+// A CLI process that answers initialize and then, on the first user message, writes `turns` in one pipe
+// write: the real CLI cannot be made to do that on demand, and a background agent's turn can do it.
+const replayingExecutor = (turns: ReadonlyArray<string>) =>
+  CommandExecutor.makeExecutor(() =>
+    Effect.gen(function*() {
+      const stdout = yield* Mailbox.make<Uint8Array>()
+      const encoder = new TextEncoder()
+      const decoder = new TextDecoder()
+      let pending = ""
+      let replayed = false
+      const onLine = (line: string) => {
+        const message = JSON.parse(line)
+        if (message.type === "control_request" && message.request.subtype === "initialize") {
+          stdout.unsafeOffer(encoder.encode(
+            JSON.stringify({
+              type: "control_response",
+              response: { subtype: "success", request_id: message.request_id, response: {} }
+            }) + "\n"
+          ))
+        } else if (message.type === "user" && !replayed) {
+          replayed = true
+          stdout.unsafeOffer(encoder.encode(turns.join("\n") + "\n"))
+        }
+      }
+      const exited = yield* Deferred.make<number>()
+      const process: CommandExecutor.Process = {
+        [CommandExecutor.ProcessTypeId]: CommandExecutor.ProcessTypeId,
+        pid: CommandExecutor.ProcessId(2147483645),
+        exitCode: Effect.map(Deferred.await(exited), CommandExecutor.ExitCode),
+        isRunning: Effect.map(Deferred.isDone(exited), (done) => !done),
+        kill: () => Effect.asVoid(Deferred.succeed(exited, 143)),
+        stdin: Sink.forEach((bytes: Uint8Array) =>
+          Effect.sync(() => {
+            pending += decoder.decode(bytes, { stream: true })
+            let index: number
+            while ((index = pending.indexOf("\n")) !== -1) {
+              onLine(pending.slice(0, index))
+              pending = pending.slice(index + 1)
+            }
+          })
+        ).pipe(Sink.ensuring(Effect.zipRight(stdout.end, Deferred.succeed(exited, 0)))),
+        stdout: Mailbox.toStream(stdout),
+        stderr: Stream.empty,
+        toJSON: () => ({ _id: "ReplayingProcess" }),
+        toString: () => "ReplayingProcess",
+        [Inspectable.NodeInspectSymbol]: () => "ReplayingProcess"
+      }
+      return process
+    })
+  )
+
+describe("ClaudeCode.session message delivery", () => {
+  it.live("two turns in one read: the first turn ends at its result, the next loses nothing", () =>
+    Effect.gen(function*() {
+      // Two turns as the real CLI wrote them (a decoded message is the parsed line, unchanged).
+      const first = yield* collect(ClaudeCode.query("one"))
+      const second = yield* collect(ClaudeCode.query("two"))
+      assert.deepStrictEqual([lastOf(first).result, lastOf(second).result], ["uno", "dos"])
+      const lines = [...first, ...second].map((message) => JSON.stringify(message))
+
+      const replayed = yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* ClaudeCode.session()
+        const turn = yield* collect(session.turn("one"))
+        // Without the split, the second turn was taken with the first and this would wait forever.
+        const next = yield* collect(session.receiveTurn).pipe(Effect.timeout("10 seconds"))
+        yield* session.endInput
+        const rest = yield* collect(session.messages)
+        return { turn, next, rest }
+      })).pipe(
+        Effect.provide(
+          ClaudeCode.layer({ executable: process.execPath }).pipe(
+            Layer.provide(Layer.merge(
+              NodeContext.layer,
+              Layer.succeed(CommandExecutor.CommandExecutor, replayingExecutor(lines))
+            ))
+          )
+        )
+      )
+      assert.deepStrictEqual(replayed.turn, first)
+      assert.deepStrictEqual(replayed.next, second)
+      assert.deepStrictEqual(replayed.rest, [])
+    }).pipe(Effect.provide(harness([ScriptedModel.text("uno"), ScriptedModel.text("dos")]))))
 })

@@ -151,6 +151,11 @@ const replay = async (job: Job): Promise<ScenarioOutput> => {
     prompt: input,
     options: {
       ...base(job),
+      canUseTool: allow,
+      hooks: {
+        PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
+        PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
+      },
       spawnClaudeCodeProcess: () => new FakeProcess(fakeCliPipes(recorded, job.params.lines)) as any
     }
   })

@@ -137,7 +137,7 @@ const replay = (job: Job) =>
         const session = yield* ClaudeCode.session()
         yield* session.messages.pipe(Stream.runForEach(() => Effect.sync(() => void delivered++)))
       })
-    ).pipe(Effect.provide(layer))
+    ).pipe(Effect.provide(Layer.mergeAll(hookLayers, gate)), Effect.provide(layer))
     const elapsed = now() - t0
     return {
       metrics: { lines: job.params.lines, delivered, rate: job.params.lines / (elapsed / 1000), elapsed }

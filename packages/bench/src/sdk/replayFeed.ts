@@ -77,8 +77,8 @@ export const fakeCliPipes = (replay: Replay, lines: number, options?: { readonly
   readonly done: Promise<void>
   readonly written: () => number
 } => {
-  let initialized: (requestId: string) => void = () => {}
-  const initRequest = new Promise<string>((resolve) => {
+  let initialized: (request: any) => void = () => {}
+  const initRequest = new Promise<any>((resolve) => {
     initialized = resolve
   })
   let pending = ""
@@ -97,7 +97,7 @@ export const fakeCliPipes = (replay: Replay, lines: number, options?: { readonly
         if (message.type === "control_request" && message.request?.subtype === "initialize") {
           seenInit = true
           pending = ""
-          initialized(message.request_id)
+          initialized(message)
           return
         }
       } catch {
@@ -112,16 +112,45 @@ export const fakeCliPipes = (replay: Replay, lines: number, options?: { readonly
     }
   })
   async function* play() {
+    let played = replay
     if (options?.waitForInit !== false) {
-      const requestId = await initRequest
-      const answer = { ...replay.initResponse, response: { ...replay.initResponse.response, request_id: requestId } }
+      const request = await initRequest
+      const answer = {
+        ...replay.initResponse,
+        response: { ...replay.initResponse.response, request_id: request.request_id }
+      }
       yield Buffer.from(JSON.stringify(answer) + "\n")
+      played = withCallbackIds(replay, request.request?.hooks)
     }
-    yield* replayChunks(replay, lines)
+    yield* replayChunks(played, lines)
   }
   const stdout = Readable.from(play(), { objectMode: false })
   const done = new Promise<void>((resolve) => stdout.once("end", resolve))
   return { stdin, stdout, onStdin, done, written: () => written }
+}
+
+const firstCallbackId = (hooks: any, event: string): string | undefined => hooks?.[event]?.[0]?.hookCallbackIds?.[0]
+
+/**
+ * The recording with its hook callback ids ("pre" and "post", the recorder's)
+ * replaced by the ones the SDK registered in its initialize request, so that
+ * each SDK runs its own hooks on the replayed requests.
+ *
+ * @since 0.1.0
+ * @category Loading
+ */
+export const withCallbackIds = (replay: Replay, hooks: unknown): Replay => {
+  const pre = firstCallbackId(hooks, "PreToolUse")
+  const post = firstCallbackId(hooks, "PostToolUse")
+  if (pre === undefined && post === undefined) return replay
+  let text = replay.cycle.toString("utf8")
+  if (pre !== undefined) {
+    text = text.replaceAll("\"callback_id\":\"pre\"", JSON.stringify({ callback_id: pre }).slice(1, -1))
+  }
+  if (post !== undefined) {
+    text = text.replaceAll("\"callback_id\":\"post\"", JSON.stringify({ callback_id: post }).slice(1, -1))
+  }
+  return { ...replay, cycle: Buffer.from(text, "utf8") }
 }
 
 /**
@@ -193,7 +222,6 @@ export const pingPongPipes = (replay: Replay, rounds: number, pauseMillis = 0): 
     }
   })
   const stdout = new Readable({ read() {} })
-  const callbackIds = (hooks: any, event: string): string | undefined => hooks?.[event]?.[0]?.hookCallbackIds?.[0]
   const done = (async () => {
     const request = await initRequest
     stdout.push(
@@ -202,8 +230,8 @@ export const pingPongPipes = (replay: Replay, rounds: number, pauseMillis = 0): 
         response: { ...replay.initResponse.response, request_id: request.request_id }
       }) + "\n"
     )
-    const pre = callbackIds(request.request?.hooks, "PreToolUse")
-    const post = callbackIds(request.request?.hooks, "PostToolUse")
+    const pre = firstCallbackId(request.request?.hooks, "PreToolUse")
+    const post = firstCallbackId(request.request?.hooks, "PostToolUse")
     let counter = 0
     for (let round = 0; round < rounds; round++) {
       if (pauseMillis > 0) await new Promise((resolve) => setTimeout(resolve, pauseMillis))

@@ -10,9 +10,11 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import { identity } from "effect/Function"
 import * as HashSet from "effect/HashSet"
 import type * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as HookCommand from "../HookCommand.js"
@@ -20,6 +22,7 @@ import { HookCommandError, Stdio } from "../HookCommand.js"
 import * as HookRegistry from "../HookRegistry.js"
 import * as HookResult from "../HookResult.js"
 import type * as Protocol from "../Protocol.js"
+import * as Deadline from "./deadline.js"
 import { currentHooks } from "./hookRegistrations.js"
 // The hook schemas themselves, not the Protocol facade: a hook program starts on every tool call,
 // and the facade would also build every message schema.
@@ -410,18 +413,22 @@ export const respondParsed = <E, R>(
       )
     ),
     // Answer at the deadline; whatever still runs is left behind (the process exits).
-    Effect.disconnect,
-    Effect.timeoutTo({
-      duration: Duration.millis(Math.max(0, resolved.deadlineMillis)),
-      onTimeout: () =>
+    (answered) => Deadline.exitWithin(answered, Duration.millis(Math.max(0, resolved.deadlineMillis))),
+    Effect.map(Option.match({
+      onNone: () =>
         fallbackOutcome(
           known,
           "timeout",
           `the hook program did not answer within its deadline (${resolved.deadlineMillis} ms)`,
           resolved
         ),
-      onSuccess: identity
-    })
+      // `work` recovers from every cause but interruption: interrupted, it answers like a failure.
+      onSome: Exit.match({
+        onFailure: (cause) =>
+          fallbackOutcome(known, "failure", `the hook program failed: ${Cause.pretty(cause)}`, resolved),
+        onSuccess: identity
+      })
+    }))
   )
 }
 

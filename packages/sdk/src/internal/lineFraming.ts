@@ -6,8 +6,8 @@
  *
  * @internal
  */
+import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "../ClaudeError.js"
 
@@ -19,43 +19,51 @@ export const truncateForDisplay = (line: string): string =>
   line.length <= DISPLAY_CHARS ? line : `${line.slice(0, DISPLAY_CHARS)}… (${line.length - DISPLAY_CHARS} more chars)`
 
 /**
- * Splits decoded text into lines. Pending text is kept as a list of pieces,
- * joined once per line, so a 20 MB line costs one copy rather than one per
- * chunk. `maxLineChars` bounds a single line.
+ * Decodes a byte stream as UTF-8 and splits it into lines, in one stream
+ * stage (each stage costs a pull per chunk, and on a control request's path
+ * every line is a chunk of its own). Pending text is kept as a list of
+ * pieces, joined once per line, so a 20 MB line costs one copy rather than
+ * one per chunk. `maxLineChars` bounds a single line.
+ *
+ * A failing source ends the lines (after the last, unterminated one): for a
+ * child's stdout, a read error means the pipe is gone, and the exit status
+ * says why.
  *
  * @internal
  */
-export const splitLines = (maxLineChars: number) =>
+export const frameLines = (maxLineChars: number) =>
 <E, R>(
-  self: Stream.Stream<string, E, R>
-): Stream.Stream<string, E | ProtocolError, R> =>
-  Stream.suspend(() => {
-    let pending: Array<string> = []
-    let pendingChars = 0
+  self: Stream.Stream<Uint8Array, E, R>
+): Stream.Stream<string, ProtocolError, R> =>
+  Stream.pipeThroughChannel(
+    self,
+    Channel.suspend(() => {
+      const decoder = new TextDecoder()
+      let pending: Array<string> = []
+      let pendingChars = 0
 
-    const tooLong = (sample: string, length: number) =>
-      new ProtocolError({
-        reason: "LineTooLong",
-        line: truncateForDisplay(sample),
-        lineLength: length,
-        detail: `a line exceeded the ${maxLineChars} character guard (maxLineBytes option)`
-      })
+      const tooLong = (sample: string, length: number) =>
+        new ProtocolError({
+          reason: "LineTooLong",
+          line: truncateForDisplay(sample),
+          lineLength: length,
+          detail: `a line exceeded the ${maxLineChars} character guard (maxLineBytes option)`
+        })
 
-    const takeLine = (tail: string): string => {
-      const line = pending.length === 0 ? tail : pending.join("") + tail
-      pending = []
-      pendingChars = 0
-      return line.endsWith("\r") ? line.slice(0, -1) : line
-    }
+      const takeLine = (tail: string): string => {
+        const line = pending.length === 0 ? tail : pending.join("") + tail
+        pending = []
+        pendingChars = 0
+        return line.endsWith("\r") ? line.slice(0, -1) : line
+      }
 
-    const lines = Stream.mapChunksEffect(self, (chunk) => {
-      const out: Array<string> = []
-      for (const text of chunk) {
+      // The lines completed by `text`, or the error of a line past the guard.
+      const split = (text: string, out: Array<string>): ProtocolError | undefined => {
         let start = 0
         let index = text.indexOf("\n", start)
         while (index !== -1) {
           if (pendingChars + index - start > maxLineChars) {
-            return Effect.fail(tooLong(pending.join("") + text.slice(start, index), pendingChars + index - start))
+            return tooLong(pending.join("") + text.slice(start, index), pendingChars + index - start)
           }
           out.push(takeLine(text.slice(start, index)))
           start = index + 1
@@ -65,15 +73,39 @@ export const splitLines = (maxLineChars: number) =>
           const rest = start === 0 ? text : text.slice(start)
           pending.push(rest)
           pendingChars += rest.length
-          if (pendingChars > maxLineChars) {
-            return Effect.fail(tooLong(pending.join(""), pendingChars))
-          }
+          if (pendingChars > maxLineChars) return tooLong(pending.join(""), pendingChars)
         }
+        return undefined
       }
-      return Effect.succeed(Chunk.unsafeFromArray(out))
-    })
 
-    // A last line without a newline still counts: the CLI may die mid-write.
-    const remainder = Stream.suspend(() => pendingChars > 0 ? Stream.make(takeLine("")) : Stream.empty)
-    return Stream.concat(lines, remainder)
-  })
+      // A last line without a newline still counts: the CLI may die mid-write.
+      const end = Channel.suspend(() => {
+        const out: Array<string> = []
+        const error = split(decoder.decode(), out)
+        if (error !== undefined) return Channel.fail(error)
+        if (pendingChars > 0) out.push(takeLine(""))
+        return out.length > 0 ? Channel.write(Chunk.unsafeFromArray(out)) : Channel.void
+      })
+
+      const loop: Channel.Channel<
+        Chunk.Chunk<string>,
+        Chunk.Chunk<Uint8Array>,
+        ProtocolError,
+        E,
+        void,
+        unknown
+      > = Channel.readWithCause({
+        onInput: (chunk: Chunk.Chunk<Uint8Array>) => {
+          const out: Array<string> = []
+          for (const bytes of chunk) {
+            const error = split(decoder.decode(bytes, { stream: true }), out)
+            if (error !== undefined) return Channel.fail(error)
+          }
+          return out.length > 0 ? Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), loop) : loop
+        },
+        onFailure: () => end,
+        onDone: () => end
+      })
+      return loop
+    })
+  )

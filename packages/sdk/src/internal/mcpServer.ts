@@ -11,7 +11,9 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Exit from "effect/Exit"
 import * as JSONSchema from "effect/JSONSchema"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -20,6 +22,7 @@ import type { InboundHandler } from "../ControlRouter.js"
 import type { McpServer, Options as ServerOptions } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
+import * as Deadline from "./deadline.js"
 import * as Mcp from "./mcpProtocol.js"
 
 // -----------------------------------------------------------------------------
@@ -248,10 +251,6 @@ export const causeMessage = (cause: Cause.Cause<unknown>): string => {
   return Cause.isInterruptedOnly(cause) ? "the tool call was interrupted" : Cause.pretty(cause)
 }
 
-class ToolTimeout {
-  readonly _tag = "ToolTimeout"
-}
-
 const validateResult = Schema.validateEither(Mcp.CallToolResult, { onExcessProperty: "preserve" })
 
 const decodeOptions: AST.ParseOptions = { errors: "all", onExcessProperty: "ignore" }
@@ -281,31 +280,29 @@ const runTool = (
         Effect.as<McpTool.CallToolResult>({ content: [{ type: "text", text: message }], isError: true })
       )
     const handled = tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>
-    return yield* handled.pipe(
-      // Answer at the deadline; the handler's interruption completes in the background.
-      Effect.disconnect,
-      Effect.timeoutFail({ duration: timeout, onTimeout: () => new ToolTimeout() }),
-      Effect.matchCauseEffect({
-        onFailure: (cause) =>
-          Cause.isFailType(cause) && cause.error instanceof ToolTimeout
-            ? fail(
-              "timeout",
-              `timed out after ${Duration.format(timeout)}`,
-              `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
-            )
-            : fail(Cause.isFailure(cause) ? "failure" : "defect", cause, causeMessage(cause)),
-        onSuccess: (answer): Effect.Effect<McpTool.CallToolResult> => {
-          if (typeof answer === "string") return Effect.succeed(toText(answer))
-          const valid = validateResult(answer)
-          return Either.isRight(valid)
-            ? Effect.succeed(valid.right)
-            : fail(
-              "invalid_result",
-              ParseResult.TreeFormatter.formatErrorSync(valid.left),
-              `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
-            )
-        }
-      }),
+    return yield* Deadline.exitWithin(handled, timeout).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () =>
+          fail(
+            "timeout",
+            `timed out after ${Duration.format(timeout)}`,
+            `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
+          ),
+        onSome: Exit.match({
+          onFailure: (cause) => fail(Cause.isFailure(cause) ? "failure" : "defect", cause, causeMessage(cause)),
+          onSuccess: (answer): Effect.Effect<McpTool.CallToolResult> => {
+            if (typeof answer === "string") return Effect.succeed(toText(answer))
+            const valid = validateResult(answer)
+            return Either.isRight(valid)
+              ? Effect.succeed(valid.right)
+              : fail(
+                "invalid_result",
+                ParseResult.TreeFormatter.formatErrorSync(valid.left),
+                `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
+              )
+          }
+        })
+      })),
       Effect.map((result) => Mcp.success(id, result))
     )
   }).pipe(Effect.provide(server[ContextKey]))

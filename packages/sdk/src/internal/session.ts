@@ -6,11 +6,12 @@
  * @internal
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import { identity } from "effect/Function"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
@@ -161,28 +162,59 @@ export const make = (
       )
     ) as Effect.Effect<Protocol.InitializeResponse, InitializeError>
 
-    const take: Effect.Effect<Protocol.Message, Option.Option<CliExitError | ProtocolError>> = router.messages.take
-      .pipe(
-        Effect.mapError((error) =>
-          Cause.isNoSuchElementException(error) ? Option.none() : Option.some(error as CliExitError | ProtocolError)
-        ),
-        Effect.tap((message) => {
-          if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
-            sessionId = (message as { session_id?: string }).session_id ?? sessionId
-            if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId)
-            // Turns the CLI starts by itself (background task notifications) get a span too.
-            return startTurn
-          }
-          if (message.type === "result") {
-            turnsInFlight = Math.max(0, turnsInFlight - 1)
-            sessionId = (message as { session_id?: string }).session_id ?? sessionId
-            return endTurn(message as unknown as Record<string, unknown>)
-          }
-          return Effect.void
-        })
-      )
+    // What a pull took from the router beyond the end of a turn: the next pull starts with it.
+    let leftover: ReadonlyArray<Protocol.Message> = []
 
-    const messages: Stream.Stream<Protocol.Message, ClaudeError> = Stream.repeatEffectOption(take)
+    // Messages go to the consumer a chunk at a time (one stream step per chunk, not per message), and a
+    // chunk always ends at a turn's result, so that a consumer stopping at the end of a turn
+    // (`receiveTurn`, `Stream.takeUntil` on results) leaves the next turn's messages for the next read.
+    const deliver = (
+      taken: ReadonlyArray<Protocol.Message>
+    ): Effect.Effect<Chunk.Chunk<Protocol.Message>> => {
+      let messages = taken
+      let bookkeeping: Array<Effect.Effect<void>> | undefined
+      for (let i = 0; i < messages.length; i++) {
+        const message = messages[i]
+        if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
+          sessionId = (message as { session_id?: string }).session_id ?? sessionId
+          if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId) // Turns the CLI starts by itself (background task notifications) get a span too.
+          ;(bookkeeping ??= []).push(startTurn)
+        } else if (message.type === "result") {
+          turnsInFlight = Math.max(0, turnsInFlight - 1)
+          sessionId = (message as { session_id?: string }).session_id ?? sessionId
+          ;(bookkeeping ??= []).push(endTurn(message as unknown as Record<string, unknown>))
+          if (i + 1 < messages.length) {
+            leftover = messages.slice(i + 1)
+            messages = messages.slice(0, i + 1)
+          }
+          break
+        }
+      }
+      const chunk = Chunk.unsafeFromArray(messages)
+      return bookkeeping === undefined
+        ? Effect.succeed(chunk)
+        : Effect.as(Effect.forEach(bookkeeping, identity, { discard: true }), chunk)
+    }
+
+    const pull: Effect.Effect<Chunk.Chunk<Protocol.Message>, Option.Option<CliExitError | ProtocolError>> = Effect
+      .suspend(() => {
+        if (leftover.length > 0) {
+          const taken = leftover
+          leftover = []
+          return deliver(taken)
+        }
+        return Effect.matchEffect(router.messages.takeAll, {
+          onFailure: (error) => Effect.fail(Option.some(error)),
+          onSuccess: ([taken, done]) =>
+            taken.length > 0
+              ? deliver(Chunk.toReadonlyArray(taken))
+              : done
+              ? Effect.fail(Option.none())
+              : pull
+        })
+      })
+
+    const messages: Stream.Stream<Protocol.Message, ClaudeError> = Stream.repeatEffectChunkOption(pull)
     const receiveTurn = messages.pipe(Stream.takeUntil((message) => message.type === "result"))
 
     const send = (prompt: Prompt) =>

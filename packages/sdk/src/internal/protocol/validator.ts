@@ -180,6 +180,163 @@ const rewriteTuple = (ast: AST.TupleType): AST.AST | null => {
   return new AST.TupleType(elements, rest, ast.isReadonly, ast.annotations)
 }
 
+// -----------------------------------------------------------------------------
+// Compiled checks
+// -----------------------------------------------------------------------------
+
+// The rewritten AST compiled to one boolean function, so that a valid value (nearly every line) is
+// checked without the Schema interpreter; only a value it rejects is checked again by
+// `ParseResult`, for the error. A compiled check never accepts what `ParseResult` would refuse:
+// where it is unsure (a node it does not know), it asks `ParseResult` for that node.
+const compiledExact = new WeakMap<AST.AST, Check>()
+const compiledLoose = new WeakMap<AST.AST, Check>()
+
+const compile = (ast: AST.AST, exact: boolean): Check => {
+  const compiled = exact ? compiledExact : compiledLoose
+  const cached = compiled.get(ast)
+  if (cached !== undefined) return cached
+  // Recursive schemas reach themselves through a Suspend, compiled on first use: no cycle here.
+  const check = compileUncached(ast, exact)
+  compiled.set(ast, check)
+  return check
+}
+
+const interpreted = (ast: AST.AST, exact: boolean): Check => {
+  const is = ParseResult.is(Schema.make(ast), { exact })
+  return (u) => is(u)
+}
+
+const compileUncached = (ast: AST.AST, exact: boolean): Check => {
+  const simple = predicateOf(ast)
+  if (simple !== undefined) return simple
+  switch (ast._tag) {
+    case "UndefinedKeyword":
+    case "VoidKeyword":
+      return (u) => u === undefined
+    case "Refinement": {
+      const from = compile(ast.from, exact)
+      const filter = ast.filter
+      const options = { exact }
+      return (u) => from(u) && Option.isNone(filter(u, options, ast))
+    }
+    case "Suspend": {
+      let inner: Check | undefined
+      return (u) => (inner ??= compile(ast.f(), exact))(u)
+    }
+    case "TypeLiteral":
+      return compileTypeLiteral(ast, exact)
+    case "TupleType":
+      return compileTuple(ast, exact)
+    case "Union":
+      return compileUnion(ast, exact)
+    default:
+      return interpreted(ast, exact)
+  }
+}
+
+const compileTypeLiteral = (ast: AST.TypeLiteral, exact: boolean): Check => {
+  if (ast.indexSignatures.some((is) => is.parameter._tag !== "StringKeyword")) return interpreted(ast, exact)
+  const properties = ast.propertySignatures.map((ps) => ({
+    name: ps.name,
+    isOptional: ps.isOptional,
+    check: compile(ps.type, exact)
+  }))
+  const values = ast.indexSignatures.map((is) => compile(is.type, exact))
+  return (u) => {
+    if (typeof u !== "object" || u === null || Array.isArray(u)) return false
+    const record = u as Record<PropertyKey, unknown>
+    for (let i = 0; i < properties.length; i++) {
+      const property = properties[i]
+      if (!Object.prototype.hasOwnProperty.call(record, property.name)) {
+        if (property.isOptional) continue
+        if (exact) return false
+      }
+      if (!property.check(record[property.name])) return false
+    }
+    if (values.length > 0) {
+      for (const key of Object.keys(record)) {
+        for (let i = 0; i < values.length; i++) if (!values[i](record[key])) return false
+      }
+    }
+    return true
+  }
+}
+
+const compileTuple = (ast: AST.TupleType, exact: boolean): Check => {
+  if (ast.rest.length > 1) return interpreted(ast, exact)
+  const elements = ast.elements.map((element) => ({
+    isOptional: element.isOptional,
+    check: compile(element.type, exact)
+  }))
+  const rest = ast.rest.length === 1 ? compile(ast.rest[0].type, exact) : undefined
+  return (u) => {
+    if (!Array.isArray(u)) return false
+    for (let i = 0; i < elements.length; i++) {
+      if (i >= u.length) {
+        if (elements[i].isOptional) continue
+        return false
+      }
+      if (!elements[i].check(u[i])) return false
+    }
+    if (rest === undefined) return u.length <= elements.length
+    for (let i = elements.length; i < u.length; i++) if (!rest(u[i])) return false
+    return true
+  }
+}
+
+// The literal values a member requires at `key`, or undefined when it requires none there.
+const literalsAt = (member: AST.AST, key: PropertyKey): ReadonlyArray<unknown> | undefined => {
+  while (member._tag === "Refinement") member = member.from
+  if (member._tag !== "TypeLiteral") return undefined
+  const ps = member.propertySignatures.find((ps) => ps.name === key)
+  if (ps === undefined || ps.isOptional) return undefined
+  if (ps.type._tag === "Literal") return [ps.type.literal]
+  if (ps.type._tag === "Union" && ps.type.types.every((type) => type._tag === "Literal")) {
+    return ps.type.types.map((type) => (type as AST.Literal).literal)
+  }
+  return undefined
+}
+
+const DISCRIMINATORS = ["type", "subtype", "hook_event_name", "hookEventName", "behavior", "mode"]
+
+// Members are tried in order, but only those whose discriminating literal matches the value's.
+const compileUnion = (ast: AST.Union, exact: boolean): Check => {
+  const checks = ast.types.map((member) => compile(member, exact))
+  const key = DISCRIMINATORS.find((key) =>
+    ast.types.filter((member) => literalsAt(member, key) !== undefined).length >= Math.min(2, ast.types.length)
+  )
+  if (key === undefined) {
+    return (u) => {
+      for (let i = 0; i < checks.length; i++) if (checks[i](u)) return true
+      return false
+    }
+  }
+  const byLiteral = new Map<unknown, Array<Check>>()
+  const others: Array<Check> = []
+  ast.types.forEach((member, index) => {
+    const literals = literalsAt(member, key)
+    if (literals === undefined) {
+      others.push(checks[index])
+      return
+    }
+    for (const literal of literals) {
+      const list = byLiteral.get(literal) ?? []
+      list.push(checks[index])
+      byLiteral.set(literal, list)
+    }
+  })
+  return (u) => {
+    const candidates = typeof u === "object" && u !== null
+      ? byLiteral.get((u as Record<PropertyKey, unknown>)[key])
+      : undefined
+    if (candidates !== undefined) {
+      for (let i = 0; i < candidates.length; i++) if (candidates[i](u)) return true
+    }
+    for (let i = 0; i < others.length; i++) if (others[i](u)) return true
+    return false
+  }
+}
+
 /**
  * A check-in-place function for `schema`: on success it returns the input
  * itself. `undefined` when the schema transforms values.
@@ -190,8 +347,10 @@ export const validatorFor = <A>(
 ): ((input: unknown) => Either.Either<A, ParseResult.ParseIssue>) | undefined => {
   const ast = rewrite(schema.ast)
   if (ast === null) return undefined
+  const fast = compile(ast, options?.exact === true)
   const check = ParseResult.decodeUnknownEither(Schema.make<unknown>(ast), options)
   return (input) => {
+    if (fast(input)) return Either.right(input as A)
     const checked = check(input)
     return Either.isRight(checked) ? Either.right(input as A) : Either.left(checked.left)
   }
