@@ -20,6 +20,8 @@ import * as Either from "effect/Either"
 import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
 import * as Metric from "effect/Metric"
@@ -239,6 +241,25 @@ export const make: (
         )
       )
 
+    // The annotations every inbound request's logs carry: the router creator's and `logAnnotations`,
+    // rebuilt only when those change (a new turn, the session id).
+    let annotationSource: Record<string, unknown> = {}
+    let annotationBase = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
+    const creatorAnnotations = annotationBase
+    const baseAnnotations = (): HashMap.HashMap<string, unknown> => {
+      const source = options.logAnnotations?.() ?? {}
+      const keys = Object.keys(source)
+      if (
+        keys.length !== Object.keys(annotationSource).length ||
+        keys.some((key) => source[key] !== annotationSource[key])
+      ) {
+        annotationSource = source
+        annotationBase = creatorAnnotations
+        for (const key of keys) annotationBase = HashMap.set(annotationBase, key, source[key])
+      }
+      return annotationBase
+    }
+
     const handleInbound = (envelope: Protocol.ControlRequest) => {
       const requestId = envelope.request_id
       const subtype = envelope.request.subtype
@@ -262,7 +283,6 @@ export const make: (
         })
       const parent = options.parentSpan?.()
       const traced = answered.pipe(
-        Effect.annotateLogs({ ...options.logAnnotations?.(), requestId, subtype }),
         Effect.withSpan(Telemetry.spans.inbound, {
           // A stack trace per span costs more than the rest of a control round trip.
           captureStackTrace: false,
@@ -276,8 +296,13 @@ export const make: (
         })
       )
       // Started now, in the reader's turn: a handler that answers synchronously (most do) has answered
-      // before the next line is read, without a trip through the scheduler.
-      const fiber = Runtime.runFork(runtime, traced)
+      // before the next line is read, without a trip through the scheduler. Its log annotations are set
+      // as it is created, rather than by an effect around it.
+      const annotations = HashMap.set(HashMap.set(baseAnnotations(), "requestId", requestId), "subtype", subtype)
+      const fiber = Runtime.runFork(runtime, traced, {
+        updateRefs: (refs, fiberId) =>
+          FiberRefs.updateAs(refs, { fiberId, fiberRef: FiberRef.currentLogAnnotations, value: annotations })
+      })
       inbound.set(requestId, fiber)
       fiber.addObserver(() => {
         if (inbound.get(requestId) === fiber) inbound.delete(requestId)

@@ -98,6 +98,8 @@ describe("telemetry on the real CLI", () => {
       assert.isString(fallbackLog!.annotations.requestId)
       assert.isString(fallbackLog!.annotations.sessionId)
       assert.strictEqual(fallbackLog!.annotations.turn, 1)
+      assert.strictEqual(fallbackLog!.annotations.subtype, "hook_callback")
+      assert.isNumber(fallbackLog!.annotations.pid)
       for (const entry of yield* Logs) assert.notInclude(JSON.stringify(entry), env.ANTHROPIC_API_KEY)
     }).pipe(
       Effect.provide(harness([
