@@ -164,7 +164,8 @@ const methodNotes = (quick: boolean): Array<string> => [
   "(two pipe hops included, the same for all three). Wall time per tool call = first tool_use → result over the number " +
   "of tool calls. The in-process lines replace the CLI by a fake process inside the SDK's worker that sends the " +
   "recorded PreToolUse / can_use_tool / PostToolUse requests one after the other (each SDK's own spawn hook: a fake " +
-  "CommandExecutor for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock. " +
+  "CommandExecutor for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock; " +
+  "a second run ten times longer shows each SDK's cost once its code is warm. " +
   "The 'ours by level' lines answer the same requests with successively more of our SDK (codec only; ControlRouter " +
   "with a trivial handler; + HookRegistry; + PermissionGate) over a fake CliProcess.",
   "Row 3: the tap holds the CLI's output from the first stream_event to the result and hands the whole turn over in " +
@@ -233,7 +234,9 @@ const main = async () => {
     let replayNote = ""
     if (
       selected.some((row) =>
-        row.specs.some((spec) => spec.key === "replay" || spec.key === "pingpong" || spec.key === "probe")
+        row.specs.some((spec) =>
+          spec.scenario === "replay" || spec.scenario === "pingpong" || spec.scenario === "probe"
+        )
       )
     ) {
       const replayFile = Path.join(root, "replay.jsonl")

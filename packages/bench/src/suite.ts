@@ -59,6 +59,14 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
       specs: [
         { key: "hooks", scenario: "hooks", params: { toolCalls }, tap: "pass", timeoutMillis: 300_000 },
         { key: "pingpong", scenario: "pingpong", params: { rounds }, timeoutMillis: 120_000 },
+        // The same, ten times longer: how far each SDK's cost falls once its code is warm.
+        {
+          key: "pingpong-warm",
+          scenario: "pingpong",
+          params: { rounds: rounds * 10 },
+          timeoutMillis: 300_000,
+          maxRuns: 3
+        },
         { key: "probe", scenario: "probe", params: { rounds }, timeoutMillis: 120_000, sdks: ["ours"] }
       ],
       lines: (o) => [
@@ -114,6 +122,16 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
               p,
               (x) => x.result?.samples?.[subtype]
             )
+          )
+        ),
+        ...(["hook_callback", "can_use_tool"] as const).map((subtype) =>
+          pooledLine(
+            o,
+            "pingpong-warm",
+            "2 hooks",
+            `${subtype} in-process round trip, fake CLI, ${rounds * 10} tool calls: p50 (ms)`,
+            50,
+            (x) => x.result?.samples?.[subtype]
           )
         ),
         medianLine(
