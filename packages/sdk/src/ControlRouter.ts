@@ -425,7 +425,8 @@ export const make: (
 
     yield* cli.lines.pipe(
       Stream.runForEachChunk((chunk) => {
-        // Plain messages are routed synchronously; only control traffic yields effects to run, in order.
+        // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
+        // control responses and unreadable requests yield effects, run in order after the chunk.
         let effect: Effect.Effect<void> = flushMetrics
         for (const line of chunk) {
           const routed = route(line)

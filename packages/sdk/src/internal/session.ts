@@ -177,12 +177,15 @@ export const make = (
         const message = messages[i]
         if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
-          if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId) // Turns the CLI starts by itself (background task notifications) get a span too.
-          ;(bookkeeping ??= []).push(startTurn)
+          if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId)
+          // Turns the CLI starts by itself (background task notifications) get a span too.
+          bookkeeping ??= []
+          bookkeeping.push(startTurn)
         } else if (message.type === "result") {
           turnsInFlight = Math.max(0, turnsInFlight - 1)
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
-          ;(bookkeeping ??= []).push(endTurn(message as unknown as Record<string, unknown>))
+          bookkeeping ??= []
+          bookkeeping.push(endTurn(message as unknown as Record<string, unknown>))
           if (i + 1 < messages.length) {
             leftover = messages.slice(i + 1)
             messages = messages.slice(0, i + 1)
