@@ -222,7 +222,7 @@ export const dispatchHook = (
         ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
         : {})
     }
-  }, (span) => Effect.withParentSpan(runHook(hook, input, context, span), span))
+  }, (span) => runHook(hook, input, context, span))
 
 // The hot path of every hook_callback: plain functions wherever no effect is needed.
 const runHook = (
@@ -248,10 +248,12 @@ const runHook = (
           requestId: context.requestId,
           ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
         }),
+        Effect.withParentSpan(span),
         Effect.zipRight(done(HookResult.fallbackOutput(hook.event, reason), reason))
       )
     return Effect.flatMap(
-      Deadline.exitWithin(hook.handler(input, context), Duration.millis(hook.timeoutMillis)),
+      // The span is the handler's parent (set as its fiber is created), not this fiber's: it costs less.
+      Deadline.exitWithin(hook.handler(input, context), Duration.millis(hook.timeoutMillis), span),
       Option.match({
         onNone: () => fallbackWith("timeout", `timed out after ${hook.timeoutMillis} ms`),
         onSome: Exit.match({

@@ -119,7 +119,7 @@ export const decide = (
       [Telemetry.attributes.requestId]: context.requestId,
       [Telemetry.attributes.toolUseId]: context.toolUseId
     }
-  }, (span) => Effect.withParentSpan(runGate(gate, request, context, defaultTimeout, span), span))
+  }, (span) => runGate(gate, request, context, defaultTimeout, span))
 
 // The hot path of every can_use_tool: plain functions wherever no effect is needed.
 const runGate = (
@@ -141,13 +141,15 @@ const runGate = (
     const fallback = (reason: NonNullable<Decision["fallback"]>, cause: Cause.Cause<unknown> | string) =>
       Effect.logWarning(`permission gate fell back to deny (${reason})`, cause).pipe(
         Effect.annotateLogs({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId }),
+        Effect.withParentSpan(span),
         Effect.zipRight(done(
           PermissionResult.deny(`Denied: the permission gate did not give a valid answer (${reason}); failing closed.`),
           reason
         ))
       )
     return Effect.flatMap(
-      Deadline.exitWithin(gate.handler(request, context), timeout),
+      // The span is the handler's parent (set as its fiber is created), not this fiber's: it costs less.
+      Deadline.exitWithin(gate.handler(request, context), timeout, span),
       Option.match({
         onNone: () => fallback("timeout", `timed out after ${Duration.format(timeout)}`),
         onSome: Exit.match({

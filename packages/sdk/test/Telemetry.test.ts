@@ -20,9 +20,9 @@ const policy = Layer.mergeAll(
     const command = String((input.tool_input as { command?: unknown }).command)
     if (command.startsWith("rm ")) return Effect.succeed(HookResult.deny("no deleting"))
     if (command.includes("slow")) return Effect.never
-    return Effect.succeed(HookResult.empty)
+    return Effect.succeed(HookResult.empty).pipe(Effect.withSpan("policy.guard"))
   }),
-  PermissionGate.layer(() => Effect.succeed(PermissionResult.allow()))
+  PermissionGate.layer(() => Effect.succeed(PermissionResult.allow()).pipe(Effect.withSpan("policy.gate")))
 )
 
 describe("telemetry on the real CLI", () => {
@@ -68,6 +68,11 @@ describe("telemetry on the real CLI", () => {
       assert.strictEqual(hooks[2].attributes.get(Telemetry.attributes.fallback), "timeout")
       const permissions = byName(Telemetry.spans.permission)
       assert.strictEqual(permissions.length, 1)
+      // the application's own spans, in the handlers, sit under the hook's and the permission's span
+      const [guardSpan] = byName("policy.guard")
+      assert.strictEqual(guardSpan?.parentSpanId, hooks[1].spanId)
+      const [gateSpan] = byName("policy.gate")
+      assert.strictEqual(gateSpan?.parentSpanId, permissions[0].spanId)
       assert.strictEqual(permissions[0].attributes.get(Telemetry.attributes.decision), "allow")
       assert.strictEqual(permissions[0].attributes.get(Telemetry.attributes.tool), "Bash")
       assert.isTrue(

@@ -17,6 +17,7 @@
  * @internal
  */
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -24,6 +25,7 @@ import type * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
+import * as Tracer from "effect/Tracer"
 
 // Timers beyond this many milliseconds never fire in Node (the live clock treats them as infinite too).
 const MAX_TIMER_MILLIS = 2 ** 31 - 1
@@ -75,15 +77,30 @@ const timerFor = (deadline: Duration.Duration): Effect.Effect<Timer | undefined>
  * then interrupted in the background). Interrupting the caller interrupts
  * the handler in the background and returns at once.
  *
+ * `span`, when given, is the handler's parent span: it is placed in the
+ * handler fiber's context as that fiber is created, which costs less than
+ * `Effect.withParentSpan` around the call.
+ *
  * @internal
  */
 export const exitWithin = <A, E, R>(
   self: Effect.Effect<A, E, R>,
-  duration: Duration.DurationInput
+  duration: Duration.DurationInput,
+  span?: Tracer.AnySpan
 ): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R> =>
   Effect.uninterruptibleMask((restore) =>
     Effect.flatMap(
-      Effect.map(Effect.runtime<R>(), (runtime) => Runtime.runFork(runtime, restore(self))),
+      Effect.map(Effect.runtime<R>(), (runtime) =>
+        Runtime.runFork(
+          span === undefined
+            ? runtime
+            : Runtime.make({
+              context: Context.add(runtime.context, Tracer.ParentSpan, span),
+              runtimeFlags: runtime.runtimeFlags,
+              fiberRefs: runtime.fiberRefs
+            }),
+          restore(self)
+        )),
       (handler) => Effect.flatMap(timerFor(Duration.decode(duration)), (timer) => restore(race(handler, timer)))
     )
   )

@@ -284,11 +284,14 @@ const compileTuple = (ast: AST.TupleType, exact: boolean): Check => {
   }
 }
 
+const typeLiteralOf = (member: AST.AST): AST.TypeLiteral | undefined => {
+  while (member._tag === "Refinement") member = member.from
+  return member._tag === "TypeLiteral" ? member : undefined
+}
+
 // The literal values a member requires at `key`, or undefined when it requires none there.
 const literalsAt = (member: AST.AST, key: PropertyKey): ReadonlyArray<unknown> | undefined => {
-  while (member._tag === "Refinement") member = member.from
-  if (member._tag !== "TypeLiteral") return undefined
-  const ps = member.propertySignatures.find((ps) => ps.name === key)
+  const ps = typeLiteralOf(member)?.propertySignatures.find((ps) => ps.name === key)
   if (ps === undefined || ps.isOptional) return undefined
   if (ps.type._tag === "Literal") return [ps.type.literal]
   if (ps.type._tag === "Union" && ps.type.types.every((type) => type._tag === "Literal")) {
@@ -297,14 +300,34 @@ const literalsAt = (member: AST.AST, key: PropertyKey): ReadonlyArray<unknown> |
   return undefined
 }
 
-const DISCRIMINATORS = ["type", "subtype", "hook_event_name", "hookEventName", "behavior", "mode"]
+// The property that tells most members apart (`type`, `subtype`, `hook_event_name`, ...): the one with the most
+// distinct required literals. None when no property has two.
+const discriminatorOf = (members: ReadonlyArray<AST.AST>): PropertyKey | undefined => {
+  const literals = new Map<PropertyKey, Set<unknown>>()
+  for (const member of members) {
+    for (const ps of typeLiteralOf(member)?.propertySignatures ?? []) {
+      const values = literalsAt(member, ps.name)
+      if (values === undefined) continue
+      const set = literals.get(ps.name) ?? new Set()
+      for (const value of values) set.add(value)
+      literals.set(ps.name, set)
+    }
+  }
+  let best: PropertyKey | undefined
+  let bestCount = 1
+  for (const [key, values] of literals) {
+    if (values.size > bestCount) {
+      best = key
+      bestCount = values.size
+    }
+  }
+  return best
+}
 
 // Members are tried in order, but only those whose discriminating literal matches the value's.
 const compileUnion = (ast: AST.Union, exact: boolean): Check => {
   const checks = ast.types.map((member) => compile(member, exact))
-  const key = DISCRIMINATORS.find((key) =>
-    ast.types.filter((member) => literalsAt(member, key) !== undefined).length >= Math.min(2, ast.types.length)
-  )
+  const key = discriminatorOf(ast.types)
   if (key === undefined) {
     return (u) => {
       for (let i = 0; i < checks.length; i++) if (checks[i](u)) return true
