@@ -62,6 +62,28 @@ export interface Job {
 }
 
 /**
+ * The scenarios a driver implements, by name.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type ScenarioTable = Partial<Record<Scenario, (job: Job) => Promise<ScenarioOutput>>>
+
+/**
+ * Runs the job's scenario from a driver's table; a scenario the driver does
+ * not have is an error.
+ *
+ * @since 0.1.0
+ * @category Running
+ */
+export const runFrom = (driver: string, table: ScenarioTable) => (job: Job): Promise<ScenarioOutput> => {
+  const scenario = table[job.scenario]
+  return scenario !== undefined
+    ? scenario(job)
+    : Promise.reject(new Error(`${driver} has no ${job.scenario} scenario`))
+}
+
+/**
  * What a scenario measured.
  *
  * @since 0.1.0

@@ -196,19 +196,23 @@ export const McpStdioServerConfig = Schema.Struct({
  */
 export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
 
+// The fields of a server the CLI connects to (SSE and HTTP alike).
+const mcpRemote = {
+  url: NonEmptyText,
+  headers: opt(Schema.Record({ key: Schema.String, value: Text })),
+  tools: opt(Schema.Array(McpToolPolicy)),
+  ...mcpCommon
+}
+
 /**
  * An MCP server the CLI reaches over SSE.
  *
  * @since 0.1.0
  * @category Schemas
  */
-export const McpSSEServerConfig = Schema.Struct({
-  type: Schema.Literal("sse"),
-  url: NonEmptyText,
-  headers: opt(Schema.Record({ key: Schema.String, value: Text })),
-  tools: opt(Schema.Array(McpToolPolicy)),
-  ...mcpCommon
-}, Rest).annotations({ identifier: "McpSSEServerConfig" })
+export const McpSSEServerConfig = Schema.Struct({ type: Schema.Literal("sse"), ...mcpRemote }, Rest).annotations({
+  identifier: "McpSSEServerConfig"
+})
 
 /**
  * @since 0.1.0
@@ -222,13 +226,9 @@ export type McpSSEServerConfig = typeof McpSSEServerConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const McpHttpServerConfig = Schema.Struct({
-  type: Schema.Literal("http"),
-  url: NonEmptyText,
-  headers: opt(Schema.Record({ key: Schema.String, value: Text })),
-  tools: opt(Schema.Array(McpToolPolicy)),
-  ...mcpCommon
-}, Rest).annotations({ identifier: "McpHttpServerConfig" })
+export const McpHttpServerConfig = Schema.Struct({ type: Schema.Literal("http"), ...mcpRemote }, Rest).annotations({
+  identifier: "McpHttpServerConfig"
+})
 
 /**
  * @since 0.1.0

@@ -155,6 +155,102 @@ export const selects = (
 ): boolean =>
   hook.event === input.hook_event_name && HookMatchers.selects(hook.event, hook.matcher, HookMatchers.matchValue(input))
 
+/**
+ * A permission decision a hook can vote for.
+ *
+ * @since 0.1.0
+ * @category Precedence
+ */
+export type PermissionVote = "allow" | "deny" | "ask" | "defer"
+
+/**
+ * What one hook output says about a permission (PreToolUse, PermissionRequest,
+ * PreModelSwitch), read as the CLI reads it: a top-level `decision: "block"`
+ * is a deny (whatever else the output says) and `"approve"` an allow.
+ *
+ * @since 0.1.0
+ * @category Precedence
+ */
+export interface Ballot {
+  readonly vote: PermissionVote | undefined
+  readonly reason: string | undefined
+  /** The input the hook rewrote the tool call to, if any. */
+  readonly updatedInput: Record<string, unknown> | undefined
+  /** PermissionRequest: the `decision` object as the hook gave it. */
+  readonly decision: Record<string, unknown> | undefined
+}
+
+/**
+ * The events whose hooks vote on a permission (PreModelSwitch: on a model switch).
+ *
+ * @since 0.1.0
+ * @category Precedence
+ */
+export const votingEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "PreModelSwitch"])
+
+const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * @since 0.1.0
+ * @category Precedence
+ */
+export const ballotOf = (event: string, output: Protocol.SyncHookOutput): Ballot => {
+  const o = output as Record<string, any>
+  const specific = isRecord(o.hookSpecificOutput) ? o.hookSpecificOutput : undefined
+  const topReason = typeof o.reason === "string" ? o.reason : undefined
+  let vote: PermissionVote | undefined = o.decision === "approve" ? "allow" : undefined
+  let reason = vote !== undefined ? topReason : undefined
+  let updatedInput: Record<string, unknown> | undefined
+  let decision: Record<string, unknown> | undefined
+  if (specific !== undefined) {
+    if (event !== "PermissionRequest" && typeof specific.permissionDecision === "string") {
+      vote = specific.permissionDecision as PermissionVote
+      reason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : topReason
+    }
+    if (event === "PermissionRequest" && isRecord(specific.decision)) {
+      decision = specific.decision
+      vote = specific.decision.behavior === "allow" ? "allow" : "deny"
+      reason = typeof specific.decision.message === "string" ? specific.decision.message : undefined
+      if (vote === "allow" && isRecord(specific.decision.updatedInput)) updatedInput = specific.decision.updatedInput
+    }
+    if (isRecord(specific.updatedInput)) updatedInput = specific.updatedInput
+  }
+  if (o.decision === "block") {
+    vote = "deny"
+    reason = reason ?? topReason
+    decision = undefined
+  }
+  return { vote, reason, updatedInput, decision }
+}
+
+const voteRank: Record<PermissionVote, number> = { deny: 3, ask: 2, allow: 1, defer: 0 }
+
+/**
+ * The ballot that decides, by the CLI's precedence: deny > ask > allow >
+ * defer, the first ballot at the winning rank. `undefined` when none votes.
+ *
+ * @since 0.1.0
+ * @category Precedence
+ */
+export const winningBallot = (ballots: ReadonlyArray<Ballot>): Ballot | undefined => {
+  let winner: Ballot | undefined
+  for (const ballot of ballots) {
+    if (ballot.vote !== undefined && (winner === undefined || voteRank[ballot.vote] > voteRank[winner.vote!])) {
+      winner = ballot
+    }
+  }
+  return winner
+}
+
+/**
+ * The last rewrite of the tool input among the ballots, in order.
+ *
+ * @since 0.1.0
+ * @category Precedence
+ */
+export const lastRewrite = (ballots: ReadonlyArray<Ballot>): Record<string, unknown> | undefined =>
+  ballots.reduce<Ballot["updatedInput"]>((last, ballot) => ballot.updatedInput ?? last, undefined)
+
 const decisionOf = (output: Protocol.SyncHookOutput): Decision => {
   const o = output as Record<string, any>
   if (o.continue === false) return "halt"

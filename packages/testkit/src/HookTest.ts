@@ -59,7 +59,7 @@ export interface HookRun {
  * @since 0.1.0
  * @category Models
  */
-export type PermissionDecision = "allow" | "deny" | "ask" | "defer"
+export type PermissionDecision = HookRegistry.PermissionVote
 
 /**
  * What the CLI would make of all the answers to one input.
@@ -118,52 +118,7 @@ export interface DecideOptions {
 // Combining
 // -----------------------------------------------------------------------------
 
-const rank: Record<PermissionDecision, number> = { deny: 3, ask: 2, allow: 1, defer: 0 }
-
-const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "PreModelSwitch"])
-
-interface Vote {
-  readonly decision: PermissionDecision | undefined
-  readonly reason: string | undefined
-  readonly updatedInput: Readonly<Record<string, unknown>> | undefined
-}
-
 const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const voteOf = (event: string, output: Protocol.SyncHookOutput): Vote => {
-  const o = output as Record<string, any>
-  const specific = isRecord(o.hookSpecificOutput) && o.hookSpecificOutput.hookEventName === event
-    ? o.hookSpecificOutput
-    : undefined
-  const topReason = typeof o.reason === "string" ? o.reason : undefined
-  let decision: PermissionDecision | undefined = o.decision === "block"
-    ? "deny"
-    : o.decision === "approve"
-    ? "allow"
-    : undefined
-  let reason = decision !== undefined ? topReason : undefined
-  let updatedInput: Record<string, unknown> | undefined
-  if (specific !== undefined) {
-    if (typeof specific.permissionDecision === "string") {
-      decision = specific.permissionDecision as PermissionDecision
-      reason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : topReason
-    }
-    if (isRecord(specific.decision)) {
-      decision = specific.decision.behavior === "allow" ? "allow" : "deny"
-      reason = typeof specific.decision.message === "string" ? specific.decision.message : undefined
-      if (decision === "allow" && isRecord(specific.decision.updatedInput)) {
-        updatedInput = specific.decision.updatedInput
-      }
-    }
-    if (isRecord(specific.updatedInput)) updatedInput = specific.updatedInput
-  }
-  // A block always denies a tool call, whatever else the output says.
-  if (o.decision === "block") {
-    decision = "deny"
-    reason = reason ?? topReason
-  }
-  return { decision, reason, updatedInput }
-}
 
 /**
  * Combines the answers of several hooks to one input as the CLI does:
@@ -175,27 +130,25 @@ const voteOf = (event: string, output: Protocol.SyncHookOutput): Vote => {
  * @category Combinators
  */
 export const combine = (event: string, runs: ReadonlyArray<HookRun>): HookOutcome => {
-  const votes = permissionEvents.has(event) ? runs.map((run) => voteOf(event, run.output)) : []
-  let winner: Vote | undefined
-  for (const vote of votes) {
-    if (vote.decision !== undefined && (winner === undefined || rank[vote.decision] > rank[winner.decision!])) {
-      winner = vote
-    }
-  }
-  const rewrite = votes.reduce<Vote["updatedInput"]>((last, vote) => vote.updatedInput ?? last, undefined)
+  // The same reading and precedence as the SDK's own combining of command-hook answers.
+  const ballots = HookRegistry.votingEvents.has(event)
+    ? runs.map((run) => HookRegistry.ballotOf(event, run.output))
+    : []
+  const winner = HookRegistry.winningBallot(ballots)
+  const rewrite = HookRegistry.lastRewrite(ballots)
   const outputs = runs.map((run) => run.output as Record<string, any>)
   const blockedBy = outputs.find((o) => o.decision === "block")
   const haltedBy = outputs.find((o) => o.continue === false)
   return {
     event,
     runs,
-    permissionDecision: winner?.decision,
+    permissionDecision: winner?.vote,
     reason: winner !== undefined
       ? winner.reason
       : typeof blockedBy?.reason === "string"
       ? blockedBy.reason
       : undefined,
-    updatedInput: winner?.decision === "deny" ? undefined : rewrite,
+    updatedInput: winner?.vote === "deny" ? undefined : rewrite,
     blocked: blockedBy !== undefined,
     halted: haltedBy !== undefined,
     stopReason: typeof haltedBy?.stopReason === "string" ? haltedBy.stopReason : undefined,

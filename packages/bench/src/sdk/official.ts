@@ -10,7 +10,7 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { Readable, Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
-import { STOP_PROMPTS } from "../jobs.js"
+import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitProcessNamed, processesUnder } from "../procs.js"
 import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PROMPT } from "./common.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
@@ -328,32 +328,16 @@ const stopAbort = async (job: Job): Promise<ScenarioOutput> => {
  * @since 0.1.0
  * @category Scenarios
  */
-export const run = (job: Job): Promise<ScenarioOutput> => {
-  switch (job.scenario) {
-    case "cold":
-      return cold(job)
-    case "hooks":
-      return hooks(job)
-    case "partial":
-      return partial(job)
-    case "replay":
-      return replay(job)
-    case "large-tool":
-      return largeTool(job)
-    case "large-input":
-      return largeInput(job)
-    case "concurrency":
-      return concurrency(job)
-    case "stop-session":
-      return stopSession(job)
-    case "stop-break":
-      return stopBreak(job)
-    case "stop-abort":
-      return stopAbort(job)
-    case "pingpong":
-      return pingpong(job)
-    case "replay-stages":
-    case "probe":
-      return Promise.reject(new Error(`the official SDK has no ${job.scenario} scenario`))
-  }
-}
+export const run: (job: Job) => Promise<ScenarioOutput> = runFrom("the official SDK", {
+  cold,
+  hooks,
+  partial,
+  replay,
+  pingpong,
+  "large-tool": largeTool,
+  "large-input": largeInput,
+  concurrency,
+  "stop-session": stopSession,
+  "stop-break": stopBreak,
+  "stop-abort": stopAbort
+})

@@ -7,10 +7,10 @@ import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type { Readable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
-import { STOP_PROMPTS } from "../jobs.js"
+import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitProcessNamed, isAlive, processesUnder } from "../procs.js"
 import { isResult, isTextDelta, LargeChecks, Marks, now, PROMPT } from "./common.js"
-import { RawCli, type RawCliOptions } from "./rawCli.js"
+import { answerOf, eachLine, RawCli, type RawCliOptions } from "./rawCli.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
 const HOOKS = {
@@ -74,33 +74,11 @@ const driveFake = (pipes: { readonly stdout: Readable; readonly onStdin: (chunk:
   const send = (message: unknown) => pipes.onStdin(Buffer.from(JSON.stringify(message) + "\n"))
   send({ type: "control_request", request_id: "init", request: { subtype: "initialize", hooks: HOOKS } })
   const counts = { lines: 0, delivered: 0 }
-  let pending: Array<Buffer> = []
-  pipes.stdout.on("data", (chunk: Buffer) => {
-    let start = 0
-    let index: number
-    while ((index = chunk.indexOf(10, start)) !== -1) {
-      const piece = chunk.subarray(start, index)
-      const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece])
-      pending = []
-      start = index + 1
-      if (line.length === 0) continue
-      const message = JSON.parse(line.toString("utf8"))
-      counts.lines++
-      if (message.type === "control_request") {
-        const subtype = message.request?.subtype
-        send({
-          type: "control_response",
-          response: subtype === "can_use_tool"
-            ? { subtype: "success", request_id: message.request_id, response: { behavior: "allow" } }
-            : subtype === "hook_callback"
-            ? { subtype: "success", request_id: message.request_id, response: {} }
-            : { subtype: "error", request_id: message.request_id, error: "unsupported" }
-        })
-      } else if (message.type !== "control_response" && message.type !== "keep_alive") {
-        counts.delivered++
-      }
-    }
-    if (start < chunk.length) pending.push(chunk.subarray(start))
+  eachLine(pipes.stdout, (line) => {
+    const message = JSON.parse(line.toString("utf8"))
+    counts.lines++
+    if (message.type === "control_request") send(answerOf(message))
+    else if (message.type !== "control_response" && message.type !== "keep_alive") counts.delivered++
   })
   return counts
 }
@@ -258,32 +236,16 @@ const stopAbort = async (job: Job): Promise<ScenarioOutput> => {
  * @since 0.1.0
  * @category Scenarios
  */
-export const run = (job: Job): Promise<ScenarioOutput> => {
-  switch (job.scenario) {
-    case "cold":
-      return cold(job)
-    case "hooks":
-      return hooks(job)
-    case "partial":
-      return partial(job)
-    case "replay":
-      return replay(job)
-    case "large-tool":
-      return largeTool(job)
-    case "large-input":
-      return largeInput(job)
-    case "concurrency":
-      return concurrency(job)
-    case "stop-session":
-      return stopSession(job)
-    case "stop-break":
-      return stopBreak(job)
-    case "stop-abort":
-      return stopAbort(job)
-    case "pingpong":
-      return pingpong(job)
-    case "replay-stages":
-    case "probe":
-      return Promise.reject(new Error(`raw has no ${job.scenario} scenario`))
-  }
-}
+export const run: (job: Job) => Promise<ScenarioOutput> = runFrom("raw", {
+  cold,
+  hooks,
+  partial,
+  replay,
+  pingpong,
+  "large-tool": largeTool,
+  "large-input": largeInput,
+  concurrency,
+  "stop-session": stopSession,
+  "stop-break": stopBreak,
+  "stop-abort": stopAbort
+})

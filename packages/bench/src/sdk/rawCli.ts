@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import type { Readable } from "node:stream"
 import { SDK_ENV } from "../jobs.js"
 
 /**
@@ -51,6 +52,51 @@ export interface ExitInfo {
 }
 
 /**
+ * Calls `onLine` with each non-empty line of a byte stream (without the
+ * newline), pieces of a line across chunks joined once.
+ *
+ * @since 0.1.0
+ * @category Framing
+ */
+export const eachLine = (stream: Readable, onLine: (line: Buffer) => void): void => {
+  let pending: Array<Buffer> = []
+  stream.on("data", (chunk: Buffer) => {
+    let start = 0
+    let index: number
+    while ((index = chunk.indexOf(10, start)) !== -1) {
+      const piece = chunk.subarray(start, index)
+      const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece])
+      pending = []
+      start = index + 1
+      if (line.length > 0) onLine(line)
+    }
+    if (start < chunk.length) pending.push(chunk.subarray(start))
+  })
+}
+
+/**
+ * The raw driver's answer to a control request: allow every permission, no
+ * opinion from every hook, an error for anything else.
+ *
+ * @since 0.1.0
+ * @category Control
+ */
+export const answerOf = (request: any): unknown => {
+  const subtype = request.request?.subtype
+  const response = subtype === "can_use_tool"
+    ? { behavior: "allow" }
+    : subtype === "hook_callback"
+    ? {}
+    : undefined
+  return {
+    type: "control_response",
+    response: response === undefined
+      ? { subtype: "error", request_id: request.request_id, error: `unsupported: ${subtype}` }
+      : { subtype: "success", request_id: request.request_id, response }
+  }
+}
+
+/**
  * @since 0.1.0
  * @category Drivers
  */
@@ -76,21 +122,10 @@ export class RawCli {
     this.child.stderr!.resume()
     this.child.stdin!.on("error", () => {})
     this.exited = new Promise((resolve) => this.child.once("close", (code, signal) => resolve({ code, signal })))
-    let pending: Array<Buffer> = []
     const onLine = options.onLine
-    this.child.stdout!.on("data", (chunk: Buffer) => {
-      let start = 0
-      let index: number
-      while ((index = chunk.indexOf(10, start)) !== -1) {
-        const piece = chunk.subarray(start, index)
-        const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece])
-        pending = []
-        start = index + 1
-        if (line.length === 0) continue
-        onLine?.(line)
-        this.route(JSON.parse(line.toString("utf8")))
-      }
-      if (start < chunk.length) pending.push(chunk.subarray(start))
+    eachLine(this.child.stdout!, (line) => {
+      onLine?.(line)
+      this.route(JSON.parse(line.toString("utf8")))
     })
     this.send({
       type: "control_request",
@@ -105,21 +140,9 @@ export class RawCli {
 
   private route(message: any): void {
     switch (message.type) {
-      case "control_request": {
-        const subtype = message.request?.subtype
-        const response = subtype === "can_use_tool"
-          ? { behavior: "allow" }
-          : subtype === "hook_callback"
-          ? {}
-          : undefined
-        this.send({
-          type: "control_response",
-          response: response === undefined
-            ? { subtype: "error", request_id: message.request_id, error: `unsupported: ${subtype}` }
-            : { subtype: "success", request_id: message.request_id, response }
-        })
+      case "control_request":
+        this.send(answerOf(message))
         return
-      }
       case "control_response": {
         const resolve = this.pending.get(message.response?.request_id)
         if (resolve !== undefined) {

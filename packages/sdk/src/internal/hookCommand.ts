@@ -132,50 +132,6 @@ const eventOf = (parsed: Parsed): string | undefined =>
 // Combining
 // -----------------------------------------------------------------------------
 
-type Vote = "allow" | "deny" | "ask" | "defer"
-
-const rank: Record<Vote, number> = { deny: 3, ask: 2, allow: 1, defer: 0 }
-
-interface Ballot {
-  readonly vote: Vote | undefined
-  readonly reason: string | undefined
-  readonly updatedInput: Record<string, unknown> | undefined
-  /** PermissionRequest: the `decision` object as the hook gave it. */
-  readonly decision: Record<string, any> | undefined
-}
-
-const ballotOf = (event: string, output: Record<string, any>): Ballot => {
-  const specific = isRecord(output.hookSpecificOutput) ? output.hookSpecificOutput : undefined
-  const topReason = typeof output.reason === "string" ? output.reason : undefined
-  let vote: Vote | undefined = output.decision === "approve" ? "allow" : undefined
-  let reason = vote !== undefined ? topReason : undefined
-  let updatedInput: Record<string, unknown> | undefined
-  let decision: Record<string, any> | undefined
-  if (specific !== undefined) {
-    if (event !== "PermissionRequest" && typeof specific.permissionDecision === "string") {
-      vote = specific.permissionDecision as Vote
-      reason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : topReason
-    }
-    if (event === "PermissionRequest" && isRecord(specific.decision)) {
-      decision = specific.decision
-      vote = specific.decision.behavior === "allow" ? "allow" : "deny"
-      reason = typeof specific.decision.message === "string" ? specific.decision.message : undefined
-      if (vote === "allow" && isRecord(specific.decision.updatedInput)) updatedInput = specific.decision.updatedInput
-    }
-    if (isRecord(specific.updatedInput)) updatedInput = specific.updatedInput
-  }
-  // A block always refuses a permission, whatever else the output says.
-  if (output.decision === "block") {
-    vote = "deny"
-    reason = reason ?? topReason
-    decision = undefined
-  }
-  return { vote, reason, updatedInput, decision }
-}
-
-// The events whose hooks vote on a permission (PreModelSwitch: on a model switch).
-const decisionEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "PreModelSwitch"])
-
 // Fields of hookSpecificOutput that are combined rather than taken from the first hook.
 const combinedFields: ReadonlySet<string> = new Set([
   "hookEventName",
@@ -215,15 +171,10 @@ export const combine = (
     }
   }
 
-  if (decisionEvents.has(event)) {
-    const ballots = records.map((o) => ballotOf(event, o))
-    let winner: Ballot | undefined
-    for (const ballot of ballots) {
-      if (ballot.vote !== undefined && (winner === undefined || rank[ballot.vote] > rank[winner.vote!])) {
-        winner = ballot
-      }
-    }
-    const rewrite = ballots.reduce<Ballot["updatedInput"]>((last, ballot) => ballot.updatedInput ?? last, undefined)
+  if (HookRegistry.votingEvents.has(event)) {
+    const ballots = outputs.map((o) => HookRegistry.ballotOf(event, o))
+    const winner = HookRegistry.winningBallot(ballots)
+    const rewrite = HookRegistry.lastRewrite(ballots)
     const keepsInput = winner?.vote !== "deny" && winner?.vote !== "defer"
     if (event !== "PermissionRequest") {
       if (winner !== undefined) {

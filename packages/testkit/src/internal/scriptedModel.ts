@@ -158,16 +158,12 @@ const toolResultsOf = (messages: ReadonlyArray<MessagesApi.Message>): Array<Scri
     )
   )
 
-const makeModelRequest = (fields: {
-  readonly index: number
-  readonly receivedAt: number
-  readonly method: string
-  readonly url: string
-  readonly path: string
-  readonly headers: Readonly<Record<string, string>>
-  readonly kind: ScriptedModel.RequestKind
-  readonly body: MessagesApi.MessagesRequest | undefined
-}): ScriptedModel.ModelRequest => {
+const makeModelRequest = (
+  fields: Pick<
+    ScriptedModel.ModelRequest,
+    "index" | "receivedAt" | "method" | "url" | "path" | "headers" | "kind" | "body"
+  >
+): ScriptedModel.ModelRequest => {
   const messages = fields.body?.messages ?? []
   const text = messages.map((message) => MessagesApi.contentText(message.content)).filter((t) => t.length > 0).join(
     "\n"
