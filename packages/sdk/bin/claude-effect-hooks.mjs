@@ -3,12 +3,13 @@
 // to Claude Code settings files. Run `claude-effect-hooks --help`.
 //
 // Which code runs:
-// - the compiled build (`build/src/internal/hookCommandCli.js`): what a published package ships,
-//   and what `tsc -b` writes in the workspace;
-// - the TypeScript source through tsx when there is no build, when the source is newer than the
-//   build (in the workspace), or when CLAUDE_EFFECT_HOOKS_FROM_SOURCE=1. tsx is found next to this
-//   package or in the workspace's examples and bench packages.
-import { existsSync, readFileSync, statSync } from "node:fs"
+// - the compiled build (`build/src/internal/hookCommandCli.js`): what a published package ships
+//   (`pnpm build`, run by `prepack`), run by plain node;
+// - in this repository (where `tsconfig.src.json` sits beside this package's manifest, and is not
+//   published), or when CLAUDE_EFFECT_HOOKS_FROM_SOURCE=1: the TypeScript source through tsx, when
+//   tsx is found next to this package or in the workspace's examples and bench packages, so that
+//   the bin never runs a stale (or half-written) build of the source being worked on.
+import { existsSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join } from "node:path"
 import process from "node:process"
@@ -18,7 +19,7 @@ const root = dirname(dirname(fileURLToPath(import.meta.url)))
 const built = join(root, "build", "src", "internal", "hookCommandCli.js")
 const source = join(root, "src", "internal", "hookCommandCli.ts")
 
-const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : -1)
+const inWorkspace = existsSync(join(root, "tsconfig.src.json"))
 
 // tsx's ESM API (`tsx/esm/api`, import condition), found from its package.json.
 const findTsx = () => {
@@ -41,7 +42,7 @@ const findTsx = () => {
 }
 
 const load = async () => {
-  const wantSource = process.env.CLAUDE_EFFECT_HOOKS_FROM_SOURCE === "1" || mtime(source) > mtime(built)
+  const wantSource = process.env.CLAUDE_EFFECT_HOOKS_FROM_SOURCE === "1" || inWorkspace
   if (wantSource && existsSync(source)) {
     const tsx = findTsx()
     if (tsx !== undefined) {
@@ -52,7 +53,7 @@ const load = async () => {
   }
   if (existsSync(built)) return import(pathToFileURL(built).href)
   throw new Error(
-    `no build of @claude-effect/sdk at ${built}, and no tsx to run its source: run \`tsc -b\` (or install tsx)`
+    `no build of @claude-effect/sdk at ${built}, and no tsx to run its source: run \`pnpm build\` (or install tsx)`
   )
 }
 

@@ -8,12 +8,21 @@
  * stub → `claude` on `PATH`. When none works the failure lists every place
  * that was tried.
  *
+ * The packages are looked for in `node_modules` directories, walking up from
+ * (in this order, see {@link defaultSearchFrom}): the SDK's own files (the
+ * CLI is a dependency of the SDK, so this finds it under npm, hoisted or not,
+ * and under pnpm), the application's entry script (`process.argv[1]`: the
+ * file a bundle was run from, where `import.meta.url` no longer points into
+ * `node_modules`) and the working directory.
+ *
  * @since 0.1.0
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as NodeFs from "node:fs"
+import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import { CliNotFoundError, LocatorAttempt } from "./ClaudeError.js"
 
@@ -24,10 +33,51 @@ import { CliNotFoundError, LocatorAttempt } from "./ClaudeError.js"
 export interface LocateOptions {
   /** An explicit path to the executable; when set, nothing else is tried. */
   readonly executable?: string | undefined
-  /** Directories to resolve `@anthropic-ai/claude-code` from (default: this package and `process.cwd()`). */
+  /** Directories to resolve `@anthropic-ai/claude-code` from (default: {@link defaultSearchFrom}). */
   readonly searchFrom?: ReadonlyArray<string> | undefined
   /** The `PATH` to search last (default: `process.env.PATH`). */
   readonly pathEnv?: string | undefined
+}
+
+/**
+ * Where the locator looks for `@anthropic-ai/claude-code` unless told
+ * otherwise, without duplicates: the directory of this module (in a bundle:
+ * of the bundle), the directory of the application's entry script
+ * (`process.argv[1]`, followed through symlinks such as `node_modules/.bin`)
+ * and the working directory.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const defaultSearchFrom = (): ReadonlyArray<string> => {
+  const dirs: Array<string> = []
+  const add = (dir: string | undefined) => {
+    if (dir !== undefined && dir.length > 0 && !dirs.includes(dir)) dirs.push(dir)
+  }
+  add(moduleDir())
+  const entry = process.argv[1]
+  if (entry !== undefined && entry.length > 0 && NodePath.isAbsolute(entry)) {
+    add(NodePath.dirname(entry))
+    try {
+      add(NodePath.dirname(NodeFs.realpathSync(entry)))
+    } catch {
+      // not a file (e.g. `node -e`): its directory is still worth a look
+    }
+  }
+  add(process.cwd())
+  return dirs
+}
+
+// `import.meta.url` is this module's file, or the bundle's when bundled as ESM; bundled as CommonJS
+// it is not set at all (esbuild leaves `import.meta` empty), and the entry script stands in for it.
+const moduleDir = (): string | undefined => {
+  const url: unknown = (import.meta as { readonly url?: unknown }).url
+  if (typeof url !== "string" || !url.startsWith("file:")) return undefined
+  try {
+    return NodePath.dirname(fileURLToPath(url))
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -95,7 +145,8 @@ export const locate: (
       })
     }
 
-    const searchFrom = options?.searchFrom ?? [path.dirname(fileURLToPath(import.meta.url)), process.cwd()]
+    const searchFrom = options?.searchFrom ?? defaultSearchFrom()
+    const searched = `searched node_modules from ${searchFrom.join(", ")}`
     // Node's own resolution also reads NODE_PATH (which pnpm's shims set), so walk node_modules explicitly.
     const resolvePackageDir = Effect.fnUntraced(function*(name: string, from: ReadonlyArray<string>) {
       for (const start of from) {
@@ -129,7 +180,11 @@ export const locate: (
       attempts.push(new LocatorAttempt({ source: "platform-package", location, problem: problem.value }))
     } else {
       attempts.push(
-        new LocatorAttempt({ source: "platform-package", location: platformPackage, problem: "package not installed" })
+        new LocatorAttempt({
+          source: "platform-package",
+          location: platformPackage,
+          problem: `package not installed (${searched})`
+        })
       )
     }
 
@@ -153,7 +208,7 @@ export const locate: (
         new LocatorAttempt({
           source: "wrapper-package",
           location: "@anthropic-ai/claude-code",
-          problem: "package not installed"
+          problem: `package not installed (${searched})`
         })
       )
     }

@@ -35,3 +35,11 @@ export * as ToolInputs from "./ToolInputs.js"
  * @since 0.1.0
  */
 export * as Arbitraries from "./Arbitraries.js"
+
+/**
+ * A ScriptedModel script in a JSON file (what `claude-effect-testkit serve
+ * --script <file>` reads): the format as Schemas, decoding with typed errors.
+ *
+ * @since 0.1.0
+ */
+export * as ScriptFile from "./ScriptFile.js"

@@ -1,0 +1,31 @@
+/**
+ * Installed-package fixture (see ../install.test.ts): a program written from
+ * docs/getting-started.md, run offline against the testkit's scripted model
+ * on the real CLI. The model tries to write `denied.txt` (the hook refuses)
+ * and `allowed.txt` (the gate allows). Usage: `node agent.js <working dir>`.
+ * It prints one JSON line: the result text and the gate's questions.
+ */
+import { ClaudeCode } from "@claude-effect/sdk"
+import { ScriptedModel } from "@claude-effect/testkit"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Console, Effect, Layer } from "effect"
+import { asked, gate, guard } from "./policy.js"
+
+const cwd = process.argv[2] ?? process.cwd()
+
+const model = ScriptedModel.layerNode([
+  ScriptedModel.toolUse("Bash", { command: `echo secret > ${cwd}/denied.txt`, description: "write denied.txt" }),
+  ScriptedModel.toolUse("Bash", { command: `echo fine > ${cwd}/allowed.txt`, description: "write allowed.txt" }),
+  ScriptedModel.text("Wrote allowed.txt; denied.txt was refused.")
+])
+
+// The CLI talks to the scripted model: its environment comes from the model.
+const claude = Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ cwd, env })))
+
+ClaudeCode.result("Write the two files.").pipe(
+  Effect.flatMap((result) => Console.log(JSON.stringify({ result: result.result, asked }))),
+  Effect.provide(Layer.mergeAll(guard, gate, claude)),
+  Effect.provide(model),
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain
+)
