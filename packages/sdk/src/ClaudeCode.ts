@@ -23,7 +23,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { type ClaudeError, type OptionsError, ResultError } from "./ClaudeError.js"
+import { type ClaudeError, OptionsError, ResultError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import type { InboundHandler } from "./ControlRouter.js"
@@ -84,8 +84,28 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
   const locate = yield* Effect.cached(
     CliLocator.locate({ executable: defaults.executable }).pipe(Effect.provide(context))
   )
+  const fs = Context.get(context, FileSystem.FileSystem)
+  // Before anything is spawned: a working directory that is not there is the caller's option at fault.
+  const checkCwd = (cwd: string | undefined): Effect.Effect<void, OptionsError> =>
+    cwd === undefined ? Effect.void : fs.stat(cwd).pipe(
+      Effect.matchEffect({
+        onFailure: (error) =>
+          new OptionsError({
+            reason: "InvalidOptions",
+            detail: error._tag === "SystemError" && error.reason === "NotFound"
+              ? `cwd: the working directory ${cwd} does not exist; create it, or pass an existing directory`
+              : `cwd: the working directory ${cwd} cannot be read (${error.message})`
+          }),
+        onSuccess: (info) =>
+          info.type === "Directory" ? Effect.void : new OptionsError({
+            reason: "InvalidOptions",
+            detail: `cwd: ${cwd} is not a directory (it is a ${info.type.toLowerCase()}); pass a directory`
+          })
+      })
+    )
   const startSession = (options: ClaudeOptions.Options, extras: SessionExtras) =>
     Effect.gen(function*() {
+      yield* checkCwd(options.cwd)
       const executable = options.executable !== undefined && options.executable !== defaults.executable
         ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
         : yield* locate
@@ -224,9 +244,13 @@ export const result = (
         readonly session_id?: string
         readonly errors?: ReadonlyArray<unknown>
         readonly result?: unknown
+        readonly terminal_reason?: unknown
       }
       return new ResultError({
-        reason: String(message.subtype),
+        // An error reported with subtype "success" says what went wrong in terminal_reason.
+        reason: message.subtype === "success"
+          ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
+          : String(message.subtype),
         sessionId: fields.session_id ?? "",
         errors: (fields.errors ?? []).map(String),
         ...(typeof fields.result === "string" ? { result: fields.result } : {})

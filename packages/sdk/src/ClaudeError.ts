@@ -65,6 +65,11 @@ export class CliNotFoundError extends Schema.TaggedError<CliNotFoundError>("@cla
    */
   override get message(): string {
     const tried = this.attempts.map((a) => `  - ${a.source}: ${a.location} (${a.problem})`).join("\n")
+    if (this.reason === "NotExecutable") {
+      const location = this.attempts[0]?.location ?? "the executable"
+      return `The Claude Code CLI at ${location} cannot be run: ${this.attempts[0]?.problem ?? "not executable"}.\n` +
+        `Fix: make it executable (\`chmod +x ${location}\`), or point \`executable\` at the \`claude\` binary itself.`
+    }
     return `The Claude Code CLI was not found. Tried:\n${tried}\n` +
       `Fix: add "@anthropic-ai/claude-code" to your dependencies (its platform package carries the binary), ` +
       `install it globally so that \`claude\` is on PATH, or pass \`executable\` to ClaudeCode.layer.`
@@ -73,6 +78,15 @@ export class CliNotFoundError extends Schema.TaggedError<CliNotFoundError>("@cla
 
 /**
  * The CLI process could not be started, or ended while the SDK still needed it.
+ *
+ * - `SpawnFailed`: the process never ran; `detail` names the path or option
+ *   at fault, why, and how to fix it.
+ * - `Exited` / `Signaled`: the process ended by itself with an exit code or a
+ *   signal. `duringTurn` is `true` when it ended before the running turn's
+ *   `result`: that turn's work is lost, even when the exit code is 0.
+ *
+ * `stderrTail` is the end of what the CLI wrote to stderr, with every known
+ * secret redacted.
  *
  * @since 0.1.0
  * @category Errors
@@ -84,6 +98,8 @@ export class CliExitError extends Schema.TaggedError<CliExitError>("@claude-effe
     exitCode: Schema.NullOr(Schema.Number),
     signal: Schema.NullOr(Schema.String),
     stderrTail: Schema.String,
+    detail: Schema.optional(Schema.String),
+    duringTurn: Schema.optional(Schema.Boolean),
     cause: Schema.optional(Schema.Defect)
   }
 ) {
@@ -101,8 +117,10 @@ export class CliExitError extends Schema.TaggedError<CliExitError>("@claude-effe
       : this.signal !== null
       ? `was killed by ${this.signal}`
       : `exited with code ${this.exitCode}`
+    const when = this.duringTurn === true ? " before the running turn finished (no result)" : ""
+    const detail = this.detail !== undefined ? `: ${this.detail}` : ""
     const tail = this.stderrTail.trim()
-    return `The Claude Code CLI ${how}` + (tail.length > 0 ? `; stderr ends with:\n${tail}` : "")
+    return `The Claude Code CLI ${how}${when}${detail}` + (tail.length > 0 ? `; stderr ends with:\n${tail}` : "")
   }
 }
 
@@ -167,13 +185,19 @@ export class ControlTimeoutError
  * A control request the SDK sent was answered with an error, or could not be
  * answered because the CLI went away.
  *
+ * - `ErrorResponse`: the CLI answered with an error (`error`, `errorCode`).
+ * - `InvalidRequest`: the request was never sent, because a field of its
+ *   payload is invalid (`error` names the field); the session is unaffected.
+ * - `InvalidResponse`: the CLI's answer does not have the expected shape.
+ * - `Closed`: the CLI exited, or its stdin was gone, before it answered.
+ *
  * @since 0.1.0
  * @category Errors
  */
 export class ControlError extends Schema.TaggedError<ControlError>("@claude-effect/sdk/ControlError")(
   "ControlError",
   {
-    reason: Schema.Literal("ErrorResponse", "InvalidResponse", "Closed"),
+    reason: Schema.Literal("ErrorResponse", "InvalidRequest", "InvalidResponse", "Closed"),
     subtype: Schema.String,
     requestId: Schema.String,
     error: Schema.String,
@@ -253,8 +277,15 @@ export class OptionsError extends Schema.TaggedError<OptionsError>("@claude-effe
 
 /**
  * A turn ended with an error `result` (API failure, max turns, budget,
- * interrupt, ...). Raised only where the caller asked for results to be
- * checked: the message stream itself delivers error results as messages.
+ * interrupt, ...). Raised where the caller asked for results to be checked
+ * (`ClaudeCode.result`): the message stream itself delivers error results as
+ * messages. `reason` is the result's error subtype (`error_max_turns`, ...)
+ * or, for an error reported with subtype `success`, its `terminal_reason`
+ * (`api_error`, ...).
+ *
+ * One case fails every stream: `AuthenticationFailed`, a turn the CLI could
+ * not run for want of credentials (no API key, not logged in); it takes the
+ * place of that turn's result.
  *
  * @since 0.1.0
  * @category Errors
@@ -278,6 +309,12 @@ export class ResultError extends Schema.TaggedError<ResultError>("@claude-effect
    */
   override get message(): string {
     const detail = this.errors.length > 0 ? this.errors.join("; ") : (this.result ?? "")
+    if (this.reason === "AuthenticationFailed") {
+      return `The Claude Code CLI has no valid credentials (it said: ${detail}). Fix: set ANTHROPIC_API_KEY ` +
+        `(in the environment, or in the \`env\` option), or log in once with \`claude\` and \`/login\` as the user ` +
+        `this program runs as; to run without an account, point the CLI at the testkit's scripted model ` +
+        `(\`env: yield* ScriptedModel.cliEnv\`).`
+    }
     return `The turn ended with an error result (${this.reason})` + (detail.length > 0 ? `: ${detail}` : "")
   }
 }

@@ -683,7 +683,13 @@ export const Options = Schema.Struct({
   /** How long closing waits for the CLI to exit after stdin ends, before SIGTERM (default 5 s). */
   closeGracePeriod: opt(GracePeriod),
   /** The longest stdout line accepted, a guard against runaway output (default 256 MiB). */
-  maxLineBytes: opt(PositiveInt)
+  maxLineBytes: opt(PositiveInt),
+  /**
+   * More values that must never appear in anything the SDK writes: error messages and fields, causes,
+   * logs and spans (the values of secret-looking `env` variables and MCP `headers` are hidden without
+   * being listed here). Values shorter than 6 characters are ignored. Runtime; merged with the defaults'.
+   */
+  secrets: opt(Schema.Array(Text))
 }).annotations({ identifier: "ClaudeOptions" })
 
 /**
@@ -768,6 +774,8 @@ export interface RuntimeSettings {
   readonly permissionTimeout: Duration.Duration
   readonly closeGracePeriod: Duration.Duration
   readonly maxLineBytes: number
+  /** The values listed in `secrets` (the SDK adds those it finds in the environment and MCP configs). */
+  readonly secrets: ReadonlyArray<string>
 }
 
 /**
@@ -784,7 +792,8 @@ export const runtimeSettings = (options: Options): RuntimeSettings => ({
   hookTimeout: options.hookTimeout ?? defaults.hookTimeout,
   permissionTimeout: options.permissionTimeout ?? defaults.permissionTimeout,
   closeGracePeriod: options.closeGracePeriod ?? defaults.closeGracePeriod,
-  maxLineBytes: options.maxLineBytes ?? defaults.maxLineBytes
+  maxLineBytes: options.maxLineBytes ?? defaults.maxLineBytes,
+  secrets: options.secrets ?? []
 })
 
 // -----------------------------------------------------------------------------

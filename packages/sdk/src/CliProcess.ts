@@ -19,6 +19,9 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
 import * as LineFraming from "./internal/lineFraming.js"
+import * as ProcessTag from "./internal/processTag.js"
+import * as Redaction from "./internal/redaction.js"
+import * as SpawnFailure from "./internal/spawnFailure.js"
 
 /**
  * @since 0.1.0
@@ -39,7 +42,8 @@ export declare namespace CliProcess {
     readonly pid: number
     /**
      * The CLI's stdout as lines (without the newline). Single consumer. Ends
-     * when stdout closes; fails only when a line breaks the size guard.
+     * when stdout closes, or shortly after the CLI exited when a process it
+     * started still holds stdout; fails only when a line breaks the size guard.
      */
     readonly lines: Stream.Stream<string, ProtocolError>
     /** Queues one line for stdin; the newline is added. Fails once the process has exited. */
@@ -54,8 +58,11 @@ export declare namespace CliProcess {
     readonly stderrTail: Effect.Effect<string>
     /**
      * Ends stdin, waits up to `gracePeriod` for the CLI to exit, then sends
-     * SIGTERM and, after `killGracePeriod`, SIGKILL. Idempotent; also run by
-     * the scope's finalizer.
+     * SIGTERM (and SIGCONT, for a stopped CLI) and, after `killGracePeriod`,
+     * SIGKILL, waiting `killGracePeriod` once more. Every step is bounded
+     * (also inside a finalizer), so it always returns. Signals go to the CLI's
+     * process group when it leads one, else to its pid while it runs.
+     * Idempotent; also run by the scope's finalizer.
      */
     readonly shutdown: (options?: { readonly gracePeriod?: Duration.DurationInput | undefined }) => Effect.Effect<
       ExitStatus
@@ -90,18 +97,42 @@ export interface SpawnConfig {
   readonly maxLineChars?: number | undefined
   /** How much of stderr to keep for error reports (default 16 KiB). */
   readonly stderrTailBytes?: number | undefined
-  /** How long `shutdown` waits after ending stdin (default 5 s). */
+  /** How long `shutdown` waits after ending stdin (default 5 s, {@link shutdownDefaults}). */
   readonly closeGracePeriod?: Duration.DurationInput | undefined
-  /** How long `shutdown` waits after SIGTERM before SIGKILL (default 2 s). */
+  /** How long `shutdown` waits after SIGTERM, and again after SIGKILL (default 2 s). */
   readonly killGracePeriod?: Duration.DurationInput | undefined
-  /** Values (secrets) that must never appear in the stderr tail kept for error reports. */
+  /** How long stdout may stay open after the CLI exited before the lines end (default 500 ms, twice). */
+  readonly exitDrainPeriod?: Duration.DurationInput | undefined
+  /**
+   * Values (secrets) that must never appear in what this process reports: the stderr tail, spawn
+   * failures, the excerpt of a line that broke the size guard.
+   */
   readonly redact?: ReadonlyArray<string> | undefined
-  /** Called with each stderr chunk, decoded. */
+  /** Called with each stderr chunk, decoded and redacted. */
   readonly onStderr?: ((text: string) => Effect.Effect<void>) | undefined
 }
 
 const DEFAULT_MAX_LINE_CHARS = 256 * 1024 * 1024
 const DEFAULT_STDERR_TAIL = 16 * 1024
+
+/**
+ * The bounds of a shutdown, each stated once: how long the CLI may take to
+ * exit after its stdin ends, then after SIGTERM, then after SIGKILL; and how
+ * long its stdout may stay open once it has exited (a background shell it
+ * started can hold the pipe).
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const shutdownDefaults: {
+  readonly closeGracePeriod: Duration.Duration
+  readonly killGracePeriod: Duration.Duration
+  readonly exitDrainPeriod: Duration.Duration
+} = {
+  closeGracePeriod: Duration.seconds(5),
+  killGracePeriod: Duration.seconds(2),
+  exitDrainPeriod: Duration.millis(500)
+}
 
 // Node reports a signal death as a failed exitCode whose message names the signal.
 const signalFromError = (error: unknown): string | null => {
@@ -109,8 +140,24 @@ const signalFromError = (error: unknown): string | null => {
   return match ? match[1] : null
 }
 
+// Signals `target` (a pid, or a negated process group id); false when there is no such process.
+const trySignal = (target: number, signal: NodeJS.Signals | 0): boolean => {
+  try {
+    process.kill(target, signal)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Spawns the CLI in the current scope. Closing the scope runs `shutdown`.
+ *
+ * Spawning never throws: every way it can fail (a missing or non-executable
+ * file, a missing `#!` interpreter, a bad working directory, an argument list
+ * too long for the OS) is a `CliExitError` with reason `SpawnFailed` whose
+ * `detail` names the path or option and how to fix it. Its `cause` carries
+ * the error code, never the argument list or the environment.
  *
  * @since 0.1.0
  * @category Constructors
@@ -120,17 +167,25 @@ export const make: (
 ) => Effect.Effect<CliProcess.Service, CliExitError, CommandExecutor.CommandExecutor | Scope.Scope> = Effect
   .fnUntraced(function*(config: SpawnConfig) {
     const tailLimit = config.stderrTailBytes ?? DEFAULT_STDERR_TAIL
-    let stderrTail = ""
+    const redactor = Redaction.make(config.redact ?? [])
+    // Raw stderr, with room for one secret beyond the tail: the tail is redacted before it is cut.
+    const stderrKeep = tailLimit + redactor.longest
+    let stderrRaw = ""
 
+    // Marks the CLI and everything it starts, wherever it goes (see processTag.ts).
+    const tag = ProcessTag.make()
     const command = Command.make(config.executable, ...config.args).pipe(
-      Command.env(config.env, { extendEnv: false }),
+      Command.env({ ...config.env, [ProcessTag.variable]: tag }, { extendEnv: false }),
       config.cwd !== undefined ? Command.workingDirectory(config.cwd) : (c) => c
     )
+    // A synchronous throw from spawn (ENOTDIR, E2BIG, ...) is a defect of Command.start: it is a spawn failure too.
     const proc = yield* Command.start(command).pipe(
-      Effect.mapError((cause) =>
-        new CliExitError({ reason: "SpawnFailed", exitCode: null, signal: null, stderrTail: "", cause })
-      )
+      Effect.catchAllCause((cause) => Effect.flatMap(SpawnFailure.explain(config, cause, redactor), Effect.fail))
     )
+    const pid = proc.pid
+    // Spawned detached (as @effect/platform-node does), the CLI leads a process group of its own: the shells
+    // and tools it starts are in it, and the group is signalled. Otherwise only the process itself is.
+    const ownGroup = process.platform !== "win32" && trySignal(-pid, 0)
 
     const exited = yield* Deferred.make<ExitStatus>()
     // Also kept in a plain variable: every write checks it.
@@ -150,8 +205,9 @@ export const make: (
     yield* proc.stderr.pipe(
       Stream.runForEach((bytes) => {
         const text = decoder.decode(bytes, { stream: true })
-        stderrTail = (stderrTail + text).slice(-tailLimit)
-        return config.onStderr ? config.onStderr(text) : Effect.void
+        stderrRaw += text
+        if (stderrRaw.length > stderrKeep) stderrRaw = stderrRaw.slice(-stderrKeep)
+        return config.onStderr ? config.onStderr(redactor.redact(text)) : Effect.void
       }),
       Effect.ignore,
       Effect.forkDaemon
@@ -162,11 +218,7 @@ export const make: (
     const encoder = new TextEncoder()
     yield* Mailbox.toStream(input).pipe(Stream.run(proc.stdin), Effect.ignore, Effect.forkDaemon)
 
-    const redactedTail = () => {
-      let tail = stderrTail
-      for (const secret of config.redact ?? []) tail = tail.split(secret).join("[redacted]")
-      return tail
-    }
+    const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
 
     const exitError = (status: ExitStatus) =>
       Effect.sync(() =>
@@ -189,49 +241,71 @@ export const make: (
 
     const endInput = Effect.asVoid(input.end)
     const awaitExit = Deferred.await(exited)
-    const closeGrace = config.closeGracePeriod ?? Duration.seconds(5)
-    const killGrace = config.killGracePeriod ?? Duration.seconds(2)
+    const closeGrace = config.closeGracePeriod ?? shutdownDefaults.closeGracePeriod
+    const killGrace = config.killGracePeriod ?? shutdownDefaults.killGracePeriod
+    const drainPeriod = config.exitDrainPeriod ?? shutdownDefaults.exitDrainPeriod
 
-    const signal = (name: "SIGTERM" | "SIGKILL") =>
-      Effect.sync(() => {
-        // The CLI runs in its own process group (it is spawned detached): signal the group so that
-        // the shells and tools it started go too.
-        try {
-          process.kill(-proc.pid, name)
-        } catch {
-          try {
-            process.kill(proc.pid, name)
-          } catch {
-            // already gone
-          }
-        }
-      })
+    // Bounded even inside an uninterruptible region (a finalizer): a timeout interrupts what it waits
+    // on, and an uninterruptible wait would hold the timeout until the CLI exits.
+    const exitWithin = (duration: Duration.DurationInput) =>
+      Effect.timeoutOption(Effect.interruptible(awaitExit), duration)
+
+    // Checked in the same step as the signal: once the CLI has exited and been reaped its pid may be
+    // reused, so it is never signalled again; its group is, when it had one (a group id is not reused
+    // while any member lives).
+    const signal = (name: NodeJS.Signals) =>
+      Effect.flatMap(Effect.orElseSucceed(proc.isRunning, () => false), (running) =>
+        Effect.sync(() => {
+          if (ownGroup && trySignal(-pid, name)) return
+          if (running) trySignal(pid, name)
+        }))
 
     const shutdown = (options?: { readonly gracePeriod?: Duration.DurationInput | undefined }) =>
       Effect.gen(function*() {
         yield* endInput
-        const graceful = yield* awaitExit.pipe(Effect.timeoutOption(options?.gracePeriod ?? closeGrace))
+        const graceful = yield* exitWithin(options?.gracePeriod ?? closeGrace)
         if (Option.isSome(graceful)) return graceful.value
         yield* signal("SIGTERM")
-        const terminated = yield* awaitExit.pipe(Effect.timeoutOption(killGrace))
+        // A stopped CLI acts on SIGTERM only once it runs again.
+        yield* signal("SIGCONT")
+        const terminated = yield* exitWithin(killGrace)
         if (Option.isSome(terminated)) return terminated.value
         yield* signal("SIGKILL")
-        return yield* awaitExit
+        const killed = yield* exitWithin(killGrace)
+        if (Option.isSome(killed)) return killed.value
+        yield* Effect.logWarning("the Claude Code CLI did not exit after SIGKILL; giving up waiting").pipe(
+          Effect.annotateLogs({ pid })
+        )
+        return { code: null, signal: "SIGKILL" } satisfies ExitStatus
       }).pipe(Effect.uninterruptible)
+
+    // Whatever the CLI left behind once it has gone: its process group, and the background jobs its
+    // shells started in sessions of their own.
+    const killLeftovers = Effect.zipRight(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL"))
 
     // Runs before Command's own finalizer (finalizers run in reverse order), which would otherwise
     // send SIGTERM and wait without bound.
-    yield* Effect.addFinalizer(() =>
-      shutdown().pipe(
-        // Whatever the CLI left in its process group goes too.
-        Effect.zipRight(signal("SIGKILL"))
-      )
-    )
+    yield* Effect.addFinalizer(() => Effect.zipRight(shutdown(), killLeftovers))
 
-    const lines = LineFraming.frameLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS)(proc.stdout)
+    // Once the CLI has exited, its stdout ends by itself at once, unless a process it started (a
+    // background shell) still holds the pipe: after a short drain, that process group is killed, and
+    // after another the lines end regardless.
+    const stdoutEnded = yield* Deferred.make<void>()
+    const cutAfterExit = Effect.gen(function*() {
+      yield* awaitExit
+      const drained = Effect.timeoutOption(Deferred.await(stdoutEnded), drainPeriod)
+      if (Option.isSome(yield* drained)) return
+      yield* killLeftovers
+      yield* drained
+    })
+    const stdout = proc.stdout.pipe(
+      Stream.ensuring(Deferred.succeed(stdoutEnded, void 0)),
+      Stream.interruptWhen(cutAfterExit)
+    )
+    const lines = LineFraming.frameLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS, redactor)(stdout)
 
     return CliProcess.of({
-      pid: proc.pid,
+      pid,
       lines,
       writeLine,
       endInput,

@@ -146,6 +146,18 @@ export interface MakeOptions {
   readonly parentSpan?: (() => Tracer.AnySpan | undefined) | undefined
   /** Log annotations for everything done for one request (session id, turn, ...). */
   readonly logAnnotations?: (() => Record<string, unknown>) | undefined
+  /**
+   * Sees every SDK message as it is read, before the consumer does (the session keeps its turn
+   * bookkeeping here, so that it is up to date when the CLI exits, whatever the consumer has read).
+   */
+  readonly observe?: ((message: Protocol.Message) => void) | undefined
+  /**
+   * How an exit the SDK did not ask for ends `messages`: `undefined` ends them, an error fails them.
+   * Default: exit code 0 ends them, anything else fails them with the CLI's exit error.
+   */
+  readonly exitError?: ((status: ExitStatus) => Effect.Effect<CliExitError | undefined>) | undefined
+  /** Hides secrets in what the router logs and reports (an unreadable line, ...). */
+  readonly redact?: ((text: string) => string) | undefined
 }
 
 let requestCounter = 0
@@ -205,7 +217,10 @@ export const make: (
     const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
     const done = yield* Deferred.make<ExitStatus>()
     let exitExpected = false
-    let lastWasResult = false
+    const redact = options.redact
+    const observe = options.observe
+    const exitError = options.exitError ??
+      ((status: ExitStatus) => status.code === 0 ? Effect.succeed(undefined) : cli.exitError(status))
     const stats = { lines: 0, messages: 0, unknownMessages: 0, protocolErrors: 0, inboundRequests: 0, cancelled: 0 }
 
     const send = (message: Protocol.StdinMessage): Effect.Effect<void, ProtocolError | CliExitError> =>
@@ -337,14 +352,32 @@ export const make: (
       )
     }
 
+    // The error of an unreadable line, as reported: when the line holds a secret, the error of the
+    // redacted line (its excerpt and the parser's message quote the line, possibly cut mid-secret).
+    const reportable = (line: string, error: ProtocolError): ProtocolError => {
+      if (redact === undefined) return error
+      const redacted = redact(line)
+      if (redacted === line) return error
+      const again = Protocol.decodeStdoutLine(redacted)
+      return Either.isLeft(again)
+        ? again.left
+        : new ProtocolError({
+          reason: error.reason,
+          line: redacted,
+          lineLength: line.length,
+          detail: "not a valid message"
+        })
+    }
+
     const route = (line: string): Effect.Effect<void> => {
       stats.lines++
       if (line.length === 0 || line.trim().length === 0) return Effect.void
       const decoded = Protocol.decodeStdoutLine(line)
       if (Either.isLeft(decoded)) {
         stats.protocolErrors++
+        const error = reportable(line, decoded.left)
         return Effect.logWarning("skipped a stdout line that is not a valid message").pipe(
-          Effect.annotateLogs({ reason: decoded.left.reason, detail: decoded.left.detail, line: decoded.left.line }),
+          Effect.annotateLogs({ reason: error.reason, detail: error.detail, line: error.line }),
           Effect.zipRight(answerUndecodable(line))
         )
       }
@@ -383,7 +416,7 @@ export const make: (
         default: {
           stats.messages++
           if (Protocol.isUnknownMessage(message)) stats.unknownMessages++
-          lastWasResult = message.type === "result"
+          if (observe !== undefined) observe(message as Protocol.Message)
           // The mailbox is unbounded: offering never waits, so it needs no effect of its own.
           messages.unsafeOffer(message as Protocol.Message)
           return Effect.void
@@ -449,9 +482,9 @@ export const make: (
           Effect.gen(function*() {
             const status = yield* cli.awaitExit
             yield* closeAll(status)
-            const clean = exitExpected || status.code === 0 || (status.code === 1 && lastWasResult)
-            if (clean) yield* messages.end
-            else yield* messages.fail(yield* cli.exitError(status))
+            const error = exitExpected ? undefined : yield* exitError(status)
+            if (error === undefined) yield* messages.end
+            else yield* messages.fail(error)
             yield* Deferred.succeed(done, status)
           })
       }),
@@ -477,12 +510,22 @@ export const make: (
             Effect.catchAll((error) =>
               Effect.suspend(() => {
                 pending.delete(requestId)
-                return new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
+                // A payload the stdin Schema refuses was never sent: the session is fine, the request is not.
+                return error._tag === "ProtocolError"
+                  ? new ControlError({
+                    reason: "InvalidRequest",
+                    subtype,
+                    requestId,
+                    error: `invalid ${subtype} request: ${error.detail}`,
+                    cause: error
+                  })
+                  : new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
               })
             )
           )
         const timeout = requestOptions?.timeout ?? controlTimeout
-        return yield* Deferred.await(deferred).pipe(
+        // Interruptible, so that the timeout holds inside a finalizer too (closing mid-turn interrupts first).
+        return yield* Effect.interruptible(Deferred.await(deferred)).pipe(
           Effect.timeoutFail({
             duration: timeout,
             onTimeout: () =>

@@ -349,7 +349,7 @@ const runHook = (
       )
     return Effect.flatMap(
       // The span is the handler's parent (set as its fiber is created), not this fiber's: it costs less.
-      Deadline.exitWithin(hook.handler(input, context), Duration.millis(hook.timeoutMillis), span),
+      Deadline.exitWithin(() => hook.handler(input, context), Duration.millis(hook.timeoutMillis), span),
       Option.match({
         onNone: () => fallbackWith("timeout", `timed out after ${hook.timeoutMillis} ms`),
         onSome: Exit.match({

@@ -149,7 +149,7 @@ const runGate = (
       )
     return Effect.flatMap(
       // The span is the handler's parent (set as its fiber is created), not this fiber's: it costs less.
-      Deadline.exitWithin(gate.handler(request, context), timeout, span),
+      Deadline.exitWithin(() => gate.handler(request, context), timeout, span),
       Option.match({
         onNone: () => fallback("timeout", `timed out after ${Duration.format(timeout)}`),
         onSome: Exit.match({

@@ -1032,7 +1032,8 @@ describe("ClaudeOptions.routes", () => {
     hookTimeout: { option: { hookTimeout: Duration.seconds(1) } },
     permissionTimeout: { option: { permissionTimeout: Duration.seconds(1) } },
     closeGracePeriod: { option: { closeGracePeriod: Duration.seconds(1) } },
-    maxLineBytes: { option: { maxLineBytes: 1 } }
+    maxLineBytes: { option: { maxLineBytes: 1 } },
+    secrets: { option: { secrets: ["a-secret-value"] } }
   }
 
   const observe = (options: Options) => ({

@@ -73,8 +73,9 @@ const timerFor = (deadline: Duration.Duration): Effect.Effect<Timer | undefined>
   })
 
 /**
- * The handler's exit, or `None` when the deadline came first (the handler is
- * then interrupted in the background). Interrupting the caller interrupts
+ * The exit of the handler `evaluate` builds, or `None` when the deadline
+ * came first (the handler is then interrupted in the background). `evaluate`
+ * runs inside the handler's fiber: a throw is that fiber's defect. Interrupting the caller interrupts
  * the handler in the background and returns at once.
  *
  * `span`, when given, is the handler's parent span: it is placed in the
@@ -84,7 +85,7 @@ const timerFor = (deadline: Duration.Duration): Effect.Effect<Timer | undefined>
  * @internal
  */
 export const exitWithin = <A, E, R>(
-  self: Effect.Effect<A, E, R>,
+  evaluate: () => Effect.Effect<A, E, R>,
   duration: Duration.DurationInput,
   span?: Tracer.AnySpan
 ): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R> =>
@@ -99,7 +100,9 @@ export const exitWithin = <A, E, R>(
               runtimeFlags: runtime.runtimeFlags,
               fiberRefs: runtime.fiberRefs
             }),
-          restore(self)
+          // A handler that throws (or returns no Effect) instead of failing is a defect of its fiber,
+          // classified like any other failure, never an exception escaping to the caller.
+          restore(Effect.suspend(evaluate))
         )),
       (handler) => Effect.flatMap(timerFor(Duration.decode(duration)), (timer) => restore(race(handler, timer)))
     )

@@ -364,7 +364,7 @@ export const respondParsed = <E, R>(
       )
     ),
     // Answer at the deadline; whatever still runs is left behind (the process exits).
-    (answered) => Deadline.exitWithin(answered, Duration.millis(Math.max(0, resolved.deadlineMillis))),
+    (answered) => Deadline.exitWithin(() => answered, Duration.millis(Math.max(0, resolved.deadlineMillis))),
     Effect.map(Option.match({
       onNone: () =>
         fallbackOutcome(

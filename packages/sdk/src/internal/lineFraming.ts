@@ -10,6 +10,7 @@ import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "../ClaudeError.js"
+import * as Redaction from "./redaction.js"
 
 /** How much of an offending line an error keeps for display. */
 export const DISPLAY_CHARS = 500
@@ -31,7 +32,7 @@ export const truncateForDisplay = (line: string): string =>
  *
  * @internal
  */
-export const frameLines = (maxLineChars: number) =>
+export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = Redaction.none) =>
 <E, R>(
   self: Stream.Stream<Uint8Array, E, R>
 ): Stream.Stream<string, ProtocolError, R> =>
@@ -42,10 +43,11 @@ export const frameLines = (maxLineChars: number) =>
       let pending: Array<string> = []
       let pendingChars = 0
 
+      // Redacted before it is cut for display (a secret cut in two would escape redaction).
       const tooLong = (sample: string, length: number) =>
         new ProtocolError({
           reason: "LineTooLong",
-          line: truncateForDisplay(sample),
+          line: truncateForDisplay(redactor.redact(sample.slice(0, DISPLAY_CHARS + redactor.longest + 1))),
           lineLength: length,
           detail: `a line exceeded the ${maxLineChars} character guard (maxLineBytes option)`
         })

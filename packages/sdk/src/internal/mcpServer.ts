@@ -279,7 +279,7 @@ const runTool = (
         annotate,
         Effect.as<McpTool.CallToolResult>({ content: [{ type: "text", text: message }], isError: true })
       )
-    const handled = tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>
+    const handled = () => tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>
     return yield* Deadline.exitWithin(handled, timeout).pipe(
       Effect.flatMap(Option.match({
         onNone: () =>

@@ -11,13 +11,15 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
+import * as HashSet from "effect/HashSet"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
-import { type ClaudeError, type CliExitError, InitializeError, type ProtocolError } from "../ClaudeError.js"
+import { type ClaudeError, CliExitError, InitializeError, type ProtocolError, ResultError } from "../ClaudeError.js"
 import * as ClaudeOptions from "../ClaudeOptions.js"
 import * as CliProcess from "../CliProcess.js"
 import * as ControlRouter from "../ControlRouter.js"
@@ -26,6 +28,8 @@ import * as PermissionGate from "../PermissionGate.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
 import * as Telemetry from "../Telemetry.js"
+import * as Secrets from "./options/secrets.js"
+import * as Redaction from "./redaction.js"
 import * as InternalTelemetry from "./telemetry.js"
 
 /** @internal */
@@ -52,14 +56,29 @@ export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
 export const make = (
   env: SessionEnvironment
 ): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
+  Effect.suspend(() => {
+    const processEnv = ClaudeOptions.toEnv(env.options, process.env)
+    const secrets = Secrets.secretValues(env.options, processEnv)
+    const redactor = Redaction.make(secrets)
+    // Everything the session's fibers log (the router, hooks, the gate, MCP tools) goes through
+    // loggers that hide the session's secrets, whatever the level and whichever logger is installed.
+    return Effect.locallyWith(
+      makeSession(env, processEnv, secrets, redactor),
+      FiberRef.currentLoggers,
+      HashSet.map((logger) => Redaction.redactingLogger(logger, redactor))
+    )
+  })
+
+const makeSession = (
+  env: SessionEnvironment,
+  processEnv: Record<string, string>,
+  secrets: ReadonlyArray<string>,
+  redactor: Redaction.Redactor
+): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
   Effect.gen(function*() {
     const options = env.options
     const settings = ClaudeOptions.runtimeSettings(options)
     const hooks = yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
-    const processEnv = ClaudeOptions.toEnv(options, process.env)
-    const secrets = Object.entries(processEnv)
-      .filter(([key, value]) => ClaudeOptions.isSecretEnvKey(key) && value.length >= 8)
-      .map(([, value]) => value)
 
     const sessionSpan = yield* Effect.makeSpanScoped(Telemetry.spans.session, { kind: "client" })
     yield* Effect.acquireRelease(
@@ -79,7 +98,54 @@ export const make = (
       redact: secrets
     })
 
+    // Turn bookkeeping, kept as the router reads (not as the consumer does), so that it is right when
+    // the CLI exits: the prompts written whose turn has not ended, and the CLI's own word on whether it
+    // is busy (`session_state_changed`, which it sends when CLAUDE_CODE_SDK_READS_SESSION_STATE is set,
+    // as toEnv does). Prompts written back to back while a turn runs are merged into one turn with one
+    // result: "idle" resets the count to the prompts written since the last result was read (the "idle"
+    // that follows a result can be read after the next prompt was written).
+    let promptsInFlight = 0
+    let sentSinceResult = 0
+    let cliState: string | undefined
+    let lastResultIsError = false
+    let authenticationFailed = false
+    const turnInFlight = () => promptsInFlight > 0 || (cliState !== undefined && cliState !== "idle")
+    const observe = (message: Protocol.Message) => {
+      if (message.type === "result") {
+        // The turn is over; the CLI says "running" again when it starts another.
+        cliState = undefined
+        promptsInFlight = Math.max(0, promptsInFlight - 1)
+        sentSinceResult = 0
+        lastResultIsError = (message as { is_error?: unknown }).is_error === true || message.subtype !== "success"
+      } else if (message.type === "system") {
+        if (message.subtype === "session_state_changed") {
+          cliState = (message as { state?: string }).state
+          if (cliState === "idle") promptsInFlight = sentSinceResult
+        }
+      } else if (message.type === "assistant" && (message as { error?: unknown }).error === "authentication_failed") {
+        authenticationFailed = true
+      }
+    }
+    // An exit the SDK did not ask for: a turn in flight is lost whatever the exit code; otherwise 0, or
+    // 1 after an error result (the CLI's code for "the last result was an error"), is a normal end.
+    const exitError = (status: CliProcess.ExitStatus) =>
+      Effect.map(cli.exitError(status), (error) =>
+        turnInFlight()
+          ? new CliExitError({
+            reason: error.reason,
+            exitCode: error.exitCode,
+            signal: error.signal,
+            stderrTail: error.stderrTail,
+            duringTurn: true
+          })
+          : status.code === 0 || (status.code === 1 && lastResultIsError)
+          ? undefined
+          : error)
+
     const router = yield* ControlRouter.make({
+      observe,
+      exitError,
+      redact: redactor.redact,
       handlers: [
         hooks.inboundHandler,
         ...(Option.isSome(env.gate) ? [PermissionGate.inboundHandler(env.gate.value, settings.permissionTimeout)] : []),
@@ -91,7 +157,6 @@ export const make = (
     }).pipe(Effect.provideService(CliProcess.CliProcess, cli))
     sessionSpan.attribute(Telemetry.attributes.pid, cli.pid)
 
-    let turnsInFlight = 0
     let sessionId: string | undefined
 
     const startTurn = Effect.suspend(() => {
@@ -127,7 +192,7 @@ export const make = (
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
         yield* router.expectExit
-        const busy = turnsInFlight > 0
+        const busy = turnInFlight()
         if (busy) {
           yield* router.request({ subtype: "interrupt" } as Protocol.OutboundControlRequestPayload, {
             timeout: Duration.seconds(1)
@@ -164,6 +229,8 @@ export const make = (
 
     // What a pull took from the router beyond the end of a turn: the next pull starts with it.
     let leftover: ReadonlyArray<Protocol.Message> = []
+    // A turn that ended for want of credentials: the next pull fails with it (once).
+    let failure: ResultError | undefined
 
     // Messages go to the consumer a chunk at a time (one stream step per chunk, not per message), and a
     // chunk always ends at a turn's result, so that a consumer stopping at the end of a turn
@@ -182,13 +249,19 @@ export const make = (
           bookkeeping ??= []
           bookkeeping.push(startTurn)
         } else if (message.type === "result") {
-          turnsInFlight = Math.max(0, turnsInFlight - 1)
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
           bookkeeping ??= []
           bookkeeping.push(endTurn(message as unknown as Record<string, unknown>))
-          if (i + 1 < messages.length) {
+          // Without credentials the CLI reports success with `is_error` and a hint meant for a terminal:
+          // the turn fails with a typed error that says what is missing, in place of that result.
+          const unauthenticated = authenticationFailed && (message as { is_error?: unknown }).is_error === true
+          if (unauthenticated) {
+            authenticationFailed = false
+            failure = notAuthenticated(message)
+          }
+          if (i + 1 < messages.length || unauthenticated) {
             leftover = messages.slice(i + 1)
-            messages = messages.slice(0, i + 1)
+            messages = messages.slice(0, unauthenticated ? i : i + 1)
           }
           break
         }
@@ -199,8 +272,16 @@ export const make = (
         : Effect.as(Effect.forEach(bookkeeping, identity, { discard: true }), chunk)
     }
 
-    const pull: Effect.Effect<Chunk.Chunk<Protocol.Message>, Option.Option<CliExitError | ProtocolError>> = Effect
+    const pull: Effect.Effect<
+      Chunk.Chunk<Protocol.Message>,
+      Option.Option<CliExitError | ProtocolError | ResultError>
+    > = Effect
       .suspend(() => {
+        if (failure !== undefined) {
+          const error = failure
+          failure = undefined
+          return Effect.fail(Option.some(error))
+        }
         if (leftover.length > 0) {
           const taken = leftover
           leftover = []
@@ -210,7 +291,10 @@ export const make = (
           onFailure: (error) => Effect.fail(Option.some(error)),
           onSuccess: ([taken, done]) =>
             taken.length > 0
-              ? deliver(Chunk.toReadonlyArray(taken))
+              ? Effect.flatMap(
+                deliver(Chunk.toReadonlyArray(taken)),
+                (chunk) => Chunk.isEmpty(chunk) ? pull : Effect.succeed(chunk)
+              )
               : done
               ? Effect.fail(Option.none())
               : pull
@@ -223,10 +307,12 @@ export const make = (
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
         const input = toUserInput(prompt)
+        // Every user message gets a result, `shouldQuery: false` ones included.
+        promptsInFlight++
+        sentSinceResult++
         if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
           return router.send(input as Protocol.StdinMessage)
         }
-        turnsInFlight++
         return Effect.zipRight(startTurn, router.send(input as Protocol.StdinMessage))
       })
 
@@ -268,3 +354,14 @@ export const make = (
       request
     } satisfies Session
   })
+
+const notAuthenticated = (result: Protocol.Message): ResultError => {
+  const fields = result as { readonly session_id?: unknown; readonly result?: unknown }
+  const text = typeof fields.result === "string" ? fields.result : "authentication failed"
+  return new ResultError({
+    reason: "AuthenticationFailed",
+    sessionId: typeof fields.session_id === "string" ? fields.session_id : "",
+    errors: [text],
+    result: text
+  })
+}

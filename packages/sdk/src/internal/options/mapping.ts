@@ -80,7 +80,8 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   hookTimeout: ["runtime"],
   permissionTimeout: ["runtime"],
   closeGracePeriod: ["runtime"],
-  maxLineBytes: ["runtime"]
+  maxLineBytes: ["runtime"],
+  secrets: ["runtime"]
 }
 
 // -----------------------------------------------------------------------------
@@ -346,6 +347,9 @@ export const merge = (defaults: Options, overrides: Options): Options => {
     const inherited = base[key]
     out[key] = RECORDS.has(key as keyof Options) && typeof inherited === "object" && inherited !== null
       ? { ...inherited, ...value }
+      : key === "secrets" && Array.isArray(inherited)
+      // A secret named by the defaults stays secret whatever a call adds.
+      ? [...inherited, ...(value as ReadonlyArray<string>)]
       : value
   }
   return out as Options

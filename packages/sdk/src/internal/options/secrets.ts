@@ -157,3 +157,47 @@ export const redactArgList = <A>(args: ReadonlyArray<A>): Array<A | string> => {
   }
   return out
 }
+
+// Values shorter than this in a secret-looking variable are flags or placeholders, not secrets.
+const MIN_ENV_SECRET = 8
+
+const bearerToken = /^\s*(?:Bearer|Basic|Token)\s+(\S+)\s*$/i
+
+/**
+ * Every secret value the SDK knows for one CLI process: the values of
+ * secret-looking variables of its environment, every MCP server's `headers`
+ * (and the token inside `Bearer ...`) and secret-looking `env` values, and the
+ * values the user listed in `secrets`.
+ *
+ * @internal
+ */
+export const secretValues = (
+  options: {
+    readonly secrets?: ReadonlyArray<string> | undefined
+    readonly mcpServers?: { readonly [name: string]: unknown } | undefined
+  },
+  processEnv: Readonly<Record<string, string>>
+): Array<string> => {
+  const out: Array<string> = [...(options.secrets ?? [])]
+  const fromEnv = (env: unknown) => {
+    if (env === null || typeof env !== "object") return
+    for (const [key, value] of Object.entries(env)) {
+      if (typeof value === "string" && value.length >= MIN_ENV_SECRET && isSecretEnvKey(key)) out.push(value)
+    }
+  }
+  fromEnv(processEnv)
+  for (const server of Object.values(options.mcpServers ?? {})) {
+    if (server === null || typeof server !== "object") continue
+    const { env, headers } = server as { readonly env?: unknown; readonly headers?: unknown }
+    fromEnv(env)
+    if (headers !== null && typeof headers === "object") {
+      for (const value of Object.values(headers)) {
+        if (typeof value !== "string") continue
+        out.push(value)
+        const token = bearerToken.exec(value)
+        if (token !== null) out.push(token[1])
+      }
+    }
+  }
+  return out
+}

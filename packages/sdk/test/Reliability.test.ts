@@ -1,0 +1,491 @@
+/**
+ * Reliability on the real CLI, with faults injected around it: wrapper executables that ignore
+ * SIGTERM, stop, leave a grandchild holding stdout, exit in the middle of a turn, or print secrets.
+ * Each test asserts the effect: a bounded close with every pid gone, a stream that ends or fails
+ * with a typed error, a secret absent from every surface.
+ */
+import {
+  ClaudeCode,
+  CliLocator,
+  CliProcess,
+  HookLayer,
+  type HookResult,
+  PermissionGate,
+  type PermissionResult
+} from "@claude-effect/sdk"
+import type { CliExitError } from "@claude-effect/sdk/ClaudeError"
+import { ScriptedModel } from "@claude-effect/testkit"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeSink from "@effect/platform-node/NodeSink"
+import * as NodeStream from "@effect/platform-node/NodeStream"
+import * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as PlatformError from "@effect/platform/Error"
+import { assert, describe, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Inspectable from "effect/Inspectable"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as NodePath from "node:path"
+import { fileURLToPath } from "node:url"
+import * as Util from "node:util"
+import { bash, harness, isAlive, Logs, processesIn, Workspace } from "./utils/harness.js"
+import { makeRecordingTracer } from "./utils/recordingTracer.js"
+
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+
+const faultyCli = fileURLToPath(new URL("./fixtures/faulty-claude.mjs", import.meta.url))
+
+/** Options that run the real CLI behind the fault-injecting wrapper. */
+const withFault = (fault: string, env: Record<string, string> = {}) =>
+  Effect.map(CliLocator.locate(), (real) => ({
+    executable: faultyCli,
+    env: { CLAUDE_EFFECT_REAL_CLI: real, CLAUDE_EFFECT_FAULT: fault, ...env }
+  }))
+
+const failureOf = <A, E>(exit: Exit.Exit<A, E>): E | undefined =>
+  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
+
+/** Waits (bounded) until `pred` holds, polling. */
+const eventually = (pred: () => boolean, what: string, millis = 10_000) =>
+  Effect.gen(function*() {
+    const until = Date.now() + millis
+    while (!pred()) {
+      if (Date.now() > until) return yield* Effect.dieMessage(`timed out waiting for ${what}`)
+      yield* Effect.sleep("50 millis")
+    }
+  })
+
+const tempDir = () => Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "claude-effect-reliability-"))
+
+// An API key that is easy to look for, in whole or in part.
+const apiKey = "sk-ant-api03-RELIABILITY-0123456789abcdefghijklmnopqrstuvwxyz"
+/** Every 8-character piece of a secret: none may appear anywhere. */
+const piecesOf = (secret: string, size = 8) =>
+  Array.from({ length: secret.length - size + 1 }, (_, i) => secret.slice(i, i + size))
+const assertNoPieceOf = (secret: string, text: string, where: string) => {
+  for (const piece of piecesOf(secret)) assert.notInclude(text, piece, `${where} holds a piece of the secret`)
+}
+
+describe("a shutdown that cannot hang", () => {
+  it.live("closing a session after the model started a background shell is bounded, and nothing is left running", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const scope = yield* Scope.make()
+      const session = yield* ClaudeCode.session({ allowedTools: ["Bash"], closeGracePeriod: 1000 }).pipe(
+        Scope.extend(scope)
+      )
+      const turn = yield* collect(session.turn("start a background job"))
+      assert.strictEqual((turn[turn.length - 1] as any).result, "started")
+      // the CLI and the background job (which the CLI started in a session of its own)
+      yield* eventually(() => processesIn(cwd).length >= 2, "the background job")
+      const pids = processesIn(cwd)
+      const started = Date.now()
+      yield* Scope.close(scope, Exit.void)
+      // grace 1 s + SIGTERM's 2 s at the most, with room for a loaded machine
+      assert.isBelow(Date.now() - started, 5_000)
+      for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
+      assert.deepStrictEqual(processesIn(cwd), [])
+    }).pipe(Effect.provide(harness([bash(`node -e "setTimeout(() => {}, 120000)" &`), ScriptedModel.text("started")]))))
+
+  it.live("a CLI that ignores SIGTERM and outlives its stdin is killed within the bounds", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const scope = yield* Scope.make()
+      const session = yield* ClaudeCode.session({ ...yield* withFault("linger"), closeGracePeriod: 500 }).pipe(
+        Scope.extend(scope)
+      )
+      yield* collect(session.turn("hi"))
+      const pids = processesIn(cwd)
+      assert.include(pids, session.pid)
+      const started = Date.now()
+      yield* Scope.close(scope, Exit.void)
+      // grace 0.5 s + SIGTERM's 2 s, then SIGKILL
+      assert.isBelow(Date.now() - started, 4_500)
+      for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
+    }).pipe(Effect.provide(harness([ScriptedModel.text("hello")]))))
+
+  it.live("a stopped CLI (SIGSTOP) is terminated within the bounds, idle or in the middle of a turn", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      for (const midTurn of [false, true]) {
+        const scope = yield* Scope.make()
+        const session = yield* ClaudeCode.session({ closeGracePeriod: 500 }).pipe(Scope.extend(scope))
+        if (midTurn) {
+          yield* session.send("talk slowly")
+          yield* ScriptedModel.awaitRequests(1, "turn")
+        } else {
+          yield* collect(session.turn("hi"))
+        }
+        process.kill(session.pid, "SIGSTOP")
+        const started = Date.now()
+        yield* Scope.close(scope, Exit.void)
+        // mid-turn: the interrupt request's 1 s first; then 0.5 s (1 s busy) + 2 s
+        assert.isBelow(Date.now() - started, 6_000, midTurn ? "mid-turn" : "idle")
+        assert.isFalse(isAlive(session.pid), `the CLI is still alive (${midTurn ? "mid-turn" : "idle"})`)
+        yield* ScriptedModel.push(ScriptedModel.text("hello"))
+      }
+      assert.deepStrictEqual(processesIn(cwd), [])
+    }).pipe(
+      Effect.provide(harness([
+        ScriptedModel.text("hello"),
+        ScriptedModel.slow(ScriptedModel.text("x".repeat(2000)), { delay: "50 millis", chunkSize: 4 })
+      ]))
+    ))
+
+  it.live("CliProcess.shutdown returns within its bounds for a child that ignores SIGTERM and its stdin", () =>
+    Effect.gen(function*() {
+      const cli = yield* CliProcess.make({
+        executable: "/bin/sh",
+        args: ["-c", "trap '' TERM; while :; do sleep 1; done"],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        killGracePeriod: 300
+      })
+      const started = Date.now()
+      const status = yield* cli.shutdown({ gracePeriod: 200 })
+      assert.isBelow(Date.now() - started, 3_000)
+      assert.strictEqual(status.signal, "SIGKILL")
+      assert.isFalse(isAlive(cli.pid))
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+
+  it.live("with an executor that does not spawn detached: the pid is signalled, never after it exited", () =>
+    Effect.gen(function*() {
+      const signalled: Array<{ readonly target: number; readonly signal: string | number | undefined }> = []
+      const kill = process.kill
+      yield* Effect.acquireRelease(
+        Effect.sync(() => {
+          process.kill = ((target: number, signal?: string | number) => {
+            signalled.push({ target, signal })
+            return kill.call(process, target, signal)
+          }) as typeof process.kill
+        }),
+        () => Effect.sync(() => (process.kill = kill))
+      )
+      // A child that ignores SIGTERM: only SIGKILL, sent to its pid (it leads no group), ends it.
+      const stubborn = yield* CliProcess.make({
+        executable: "/bin/sh",
+        args: ["-c", "trap '' TERM; while :; do sleep 1; done"],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        killGracePeriod: 300
+      })
+      const status = yield* stubborn.shutdown({ gracePeriod: 200 })
+      assert.strictEqual(status.signal, "SIGKILL")
+      assert.isFalse(isAlive(stubborn.pid))
+      const sent = signalled.filter((s) => s.signal !== 0)
+      assert.deepStrictEqual(sent.map((s) => s.target), [stubborn.pid, stubborn.pid, stubborn.pid])
+      assert.deepStrictEqual(sent.map((s) => s.signal), ["SIGTERM", "SIGCONT", "SIGKILL"])
+
+      // A child that exits by itself: once it has, its pid is never signalled again.
+      const scope = yield* Scope.make()
+      const quick = yield* CliProcess.make({ executable: "/bin/sh", args: ["-c", "exit 0"], env: {} }).pipe(
+        Scope.extend(scope)
+      )
+      yield* quick.awaitExit
+      signalled.length = 0
+      yield* quick.shutdown()
+      yield* Scope.close(scope, Exit.void)
+      assert.deepStrictEqual(signalled.filter((s) => Math.abs(s.target) === quick.pid), [])
+    }).pipe(Effect.scoped, Effect.provide(Layer.merge(NodeContext.layer, nonDetachedExecutor))))
+})
+
+describe("a CLI that exits while a grandchild holds its stdout", () => {
+  it.live("the stream ends shortly after the CLI exits, and the grandchild is gone", () =>
+    Effect.gen(function*() {
+      const { file } = yield* Workspace
+      const pidFile = file("holder.pid")
+      const started = Date.now()
+      const messages = yield* collect(
+        ClaudeCode.query(Stream.make("hi"), yield* withFault("hold-stdout", { CLAUDE_EFFECT_PID_FILE: pidFile }))
+      )
+      // the holder sleeps 30 s; the stream waited for it before
+      assert.isBelow(Date.now() - started, 15_000)
+      assert.strictEqual((messages.find((m) => m.type === "result") as any)?.result, "bye")
+      const holder = Number(Fs.readFileSync(pidFile, "utf8"))
+      yield* eventually(() => !isAlive(holder), "the grandchild to be gone", 3_000)
+    }).pipe(Effect.provide(harness([ScriptedModel.text("bye")]))))
+})
+
+describe("a turn cannot end silently", () => {
+  it.live("a CLI that exits 0 before the turn's result fails the query with CliExitError", () =>
+    Effect.gen(function*() {
+      const exit = yield* collect(ClaudeCode.query("hi", yield* withFault("exit0-mid-turn"))).pipe(Effect.exit)
+      const error = failureOf(exit)
+      assert.strictEqual(error?._tag, "CliExitError")
+      if (error?._tag !== "CliExitError") return
+      assert.strictEqual(error.exitCode, 0)
+      assert.isTrue(error.duringTurn)
+      assert.include(error.message, "exited with code 0 before the running turn finished")
+    }).pipe(Effect.provide(harness([ScriptedModel.text("never seen")]))))
+
+  it.live(
+    "a CLI that crashes with exit code 1 on a session's second turn is reported, every time",
+    () =>
+      Effect.gen(function*() {
+        const options = yield* withFault("exit1-second-turn")
+        for (let run = 0; run < 5; run++) {
+          const [first, second] = yield* Effect.scoped(Effect.gen(function*() {
+            const session = yield* ClaudeCode.session(options)
+            const first = yield* collect(session.turn("one"))
+            const second = yield* collect(session.turn("two")).pipe(Effect.exit)
+            return [first, second] as const
+          }))
+          assert.strictEqual((first[first.length - 1] as any).result, "uno", `run ${run}`)
+          const error = failureOf(second)
+          assert.strictEqual(error?._tag, "CliExitError", `run ${run}`)
+          if (error?._tag !== "CliExitError") return
+          assert.strictEqual(error.exitCode, 1, `run ${run}`)
+          assert.isTrue(error.duringTurn, `run ${run}`)
+          yield* ScriptedModel.push(ScriptedModel.text("uno"))
+        }
+      }).pipe(Effect.provide(harness([ScriptedModel.text("uno")]))),
+    { timeout: 120_000 }
+  )
+})
+
+describe("secrets never leak", () => {
+  it.live("a stdout line holding the API key is logged without it, at every level and in every span", () =>
+    Effect.gen(function*() {
+      const tracer = makeRecordingTracer()
+      const messages = yield* collect(ClaudeCode.query("hi", yield* withFault("secret-stdout"))).pipe(
+        Effect.provide(tracer.layer),
+        Logger.withMinimumLogLevel(LogLevel.All)
+      )
+      assert.strictEqual((messages[messages.length - 1] as any).result, "fine")
+      const logs = yield* Logs
+      const warning = logs.find((entry) => entry.message.includes("not a valid message"))
+      assert.isDefined(warning, "the unreadable line is still reported")
+      assert.include(JSON.stringify(warning?.annotations), "oops, not json")
+      assert.include(JSON.stringify(warning?.annotations), "<redacted>")
+      for (const entry of logs) assertNoPieceOf(apiKey, entry.message + JSON.stringify(entry.annotations), "a log")
+      assert.isAbove(tracer.spans.length, 0)
+      for (const span of tracer.spans) {
+        assertNoPieceOf(apiKey, JSON.stringify(Array.from(span.attributes.entries())), `span ${span.name}`)
+      }
+    }).pipe(Effect.provide(harness([ScriptedModel.text("fine")], {}, { apiKey }))))
+
+  it.live("a stderr tail that starts in the middle of the key hides the rest of it", () =>
+    Effect.gen(function*() {
+      // 16 KiB are kept: the tail starts 12 characters before the end of the key.
+      const exit = yield* ClaudeCode.session(
+        yield* withFault("secret-stderr", {
+          CLAUDE_EFFECT_FILLER: String(16 * 1024 - 12)
+        })
+      ).pipe(Effect.scoped, Effect.exit)
+      const error = failureOf(exit)
+      assert.strictEqual(error?._tag, "InitializeError")
+      if (error?._tag !== "InitializeError") return
+      const exitError = error.cause as CliExitError
+      assert.strictEqual(exitError?._tag, "CliExitError")
+      // The 16 KiB kept are redacted text: the key's piece is gone, the filler is all there.
+      assert.strictEqual(exitError.stderrTail.length, 16 * 1024)
+      assert.include(exitError.stderrTail, "acted>" + "x".repeat(16 * 1024 - 12))
+      for (
+        const surface of [error.message, JSON.stringify(error), Util.inspect(error, { depth: 10 }), exitError.message]
+      ) {
+        for (const piece of piecesOf(apiKey.slice(-12), 4)) assert.notInclude(surface, piece)
+      }
+    }).pipe(Effect.provide(harness([], {}, { apiKey }))))
+
+  it.live("a spawn failure carries no MCP token nor user secret in any of its surfaces", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const executable = NodePath.join(dir, "claude")
+      Fs.writeFileSync(executable, "#!/nonexistent/interpreter\n", { mode: 0o755 })
+      const token = "tok_MCP_SECRET_abcdef0123456789"
+      const userSecret = "user-marked-secret-0123456789"
+      const exit = yield* ClaudeCode.session({
+        executable,
+        secrets: [userSecret],
+        extraArgs: { "x-note": userSecret },
+        mcpServers: {
+          remote: { type: "http", url: "http://127.0.0.1:9/mcp", headers: { Authorization: `Bearer ${token}` } }
+        }
+      }).pipe(Effect.scoped, Effect.exit)
+      const error = failureOf(exit)
+      assert.strictEqual(error?._tag, "CliExitError")
+      if (error?._tag !== "CliExitError") return
+      assert.strictEqual(error.reason, "SpawnFailed")
+      assert.include(error.message, "/nonexistent/interpreter")
+      assert.include(error.message, "#! line")
+      const surfaces = [
+        error.message,
+        JSON.stringify(error),
+        JSON.stringify(error.toJSON()),
+        Util.inspect(error, { depth: 10 }),
+        String(error.cause),
+        Util.inspect(error.cause, { depth: 10 }),
+        Cause.pretty(Cause.fail(error))
+      ]
+      for (const surface of surfaces) {
+        assertNoPieceOf(token, surface, "the spawn error")
+        assertNoPieceOf(userSecret, surface, "the spawn error")
+      }
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }).pipe(Effect.provide(harness([]))))
+})
+
+describe("spawn failures explain themselves", () => {
+  it.live("a cwd that does not exist, or is a file, is an OptionsError naming the option and the path", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const missing = NodePath.join(dir, "no-such-dir")
+      const file = NodePath.join(dir, "a-file")
+      Fs.writeFileSync(file, "")
+      const notThere = yield* ClaudeCode.session({ cwd: missing }).pipe(Effect.scoped, Effect.flip)
+      assert.strictEqual(notThere._tag, "OptionsError")
+      assert.include(notThere.message, "cwd")
+      assert.include(notThere.message, missing)
+      assert.include(notThere.message, "does not exist")
+      const aFile = yield* ClaudeCode.session({ cwd: file }).pipe(Effect.scoped, Effect.flip)
+      assert.strictEqual(aFile._tag, "OptionsError")
+      assert.include(aFile.message, file)
+      assert.include(aFile.message, "not a directory")
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }).pipe(Effect.provide(harness([]))))
+
+  it.live("CliProcess.make with a cwd that is a file fails with a typed SpawnFailed, not a defect", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const file = NodePath.join(dir, "a-file")
+      Fs.writeFileSync(file, "")
+      const exit = yield* CliProcess.make({ executable: "/bin/sh", args: ["-c", "exit 0"], env: {}, cwd: file }).pipe(
+        Effect.scoped,
+        Effect.exit
+      )
+      const error = failureOf(exit)
+      assert.strictEqual(error?._tag, "CliExitError")
+      assert.strictEqual(error?.reason, "SpawnFailed")
+      assert.include(error?.message, `${file} (option \`cwd\`) is not a directory`)
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.live("an executable without its exec bit is reported as not executable, not as not found", () =>
+    Effect.gen(function*() {
+      const dir = tempDir()
+      const executable = NodePath.join(dir, "claude")
+      Fs.writeFileSync(executable, "#!/bin/sh\n", { mode: 0o644 })
+      const error = yield* ClaudeCode.session({ executable }).pipe(Effect.scoped, Effect.flip)
+      assert.strictEqual(error._tag, "CliNotFoundError")
+      if (error._tag !== "CliNotFoundError") return
+      assert.strictEqual(error.reason, "NotExecutable")
+      assert.include(error.message, `chmod +x ${executable}`)
+      assert.notInclude(error.message, "not found")
+      Fs.rmSync(dir, { recursive: true, force: true })
+    }).pipe(Effect.provide(harness([]))))
+
+  it.live("a 200,000-character system prompt goes over stdin and reaches the model", () =>
+    Effect.gen(function*() {
+      const systemPrompt = "You are terse. ".repeat(14_000).slice(0, 200_000)
+      const messages = yield* collect(ClaudeCode.query("hi", { systemPrompt }))
+      assert.strictEqual((messages[messages.length - 1] as any).result, "ok")
+      const request = yield* ScriptedModel.lastTurnRequest
+      assert.include(request.system, systemPrompt)
+    }).pipe(Effect.provide(harness([ScriptedModel.text("ok")]))))
+
+  it.live("an argument list too long for the OS is a typed SpawnFailed naming the flag", () =>
+    Effect.gen(function*() {
+      const error = yield* ClaudeCode.session({ extraArgs: { "append-system-prompt": "x".repeat(200_000) } }).pipe(
+        Effect.scoped,
+        Effect.flip
+      )
+      assert.strictEqual(error._tag, "CliExitError")
+      if (error._tag !== "CliExitError") return
+      assert.strictEqual(error.reason, "SpawnFailed")
+      assert.include(error.message, "--append-system-prompt")
+      assert.include(error.message, "longer than the operating system accepts")
+    }).pipe(Effect.provide(harness([]))))
+})
+
+describe("a handler that throws before returning its Effect fails closed", () => {
+  it.live("a PreToolUse hook that throws denies: the command does not run", () =>
+    Effect.gen(function*() {
+      const workspace = yield* Workspace
+      yield* collect(ClaudeCode.query("touch it", { allowedTools: ["Bash"] })).pipe(
+        Effect.provide(HookLayer.preToolUse({ matcher: "Bash" }, (): Effect.Effect<HookResult.HookResult> => {
+          throw new Error("the hook threw")
+        }))
+      )
+      assert.isFalse(workspace.exists("hooked.txt"))
+      const logs = yield* Logs
+      assert.isTrue(logs.some((entry) => entry.message.includes("fell back (defect)")))
+      const denied = yield* ScriptedModel.toolResults
+      assert.isTrue(denied.some((result) => result.isError))
+    }).pipe(Effect.provide(harness([bash("touch hooked.txt"), ScriptedModel.text("done")]))))
+
+  it.live("a permission gate that throws denies: the command does not run", () =>
+    Effect.gen(function*() {
+      const workspace = yield* Workspace
+      yield* collect(ClaudeCode.query("touch it")).pipe(
+        Effect.provide(PermissionGate.layer((): Effect.Effect<PermissionResult.PermissionResult> => {
+          throw new Error("the gate threw")
+        }))
+      )
+      assert.isFalse(workspace.exists("gated.txt"))
+      const logs = yield* Logs
+      assert.isTrue(logs.some((entry) => entry.message.includes("permission gate fell back to deny (defect)")))
+    }).pipe(Effect.provide(harness([bash("touch gated.txt"), ScriptedModel.text("done")]))))
+})
+
+const toPlatformError = (method: string) => (cause: unknown) =>
+  new PlatformError.SystemError({ reason: "Unknown", module: "Command", method, cause })
+
+/**
+ * A CommandExecutor that spawns children without `detached`, as a custom executor may: the child
+ * then leads no process group of its own.
+ */
+const nonDetachedExecutor = Layer.succeed(
+  CommandExecutor.CommandExecutor,
+  CommandExecutor.makeExecutor((command) =>
+    Effect.gen(function*() {
+      if (command._tag !== "StandardCommand") return yield* Effect.dieMessage("piped commands are not used here")
+      const exited = yield* Deferred.make<readonly [number | null, NodeJS.Signals | null]>()
+      const handle = yield* Effect.acquireRelease(
+        Effect.async<ChildProcess.ChildProcess>((resume) => {
+          const child = ChildProcess.spawn(command.command, command.args, {
+            stdio: ["pipe", "pipe", "pipe"],
+            env: Object.fromEntries(command.env),
+            ...(Option.isSome(command.cwd) ? { cwd: command.cwd.value } : {})
+          })
+          child.on("exit", (code, signal) => Deferred.unsafeDone(exited, Exit.succeed([code, signal] as const)))
+          child.on("spawn", () => resume(Effect.succeed(child)))
+        }),
+        () => Effect.void
+      )
+      const process: CommandExecutor.Process = {
+        [CommandExecutor.ProcessTypeId]: CommandExecutor.ProcessTypeId,
+        pid: CommandExecutor.ProcessId(handle.pid!),
+        exitCode: Effect.flatMap(Deferred.await(exited), ([code, signal]) =>
+          code !== null
+            ? Effect.succeed(CommandExecutor.ExitCode(code))
+            : Effect.fail(
+              new PlatformError.SystemError({
+                reason: "Unknown",
+                module: "Command",
+                method: "exitCode",
+                description: `Process interrupted due to receipt of signal: ${signal}`
+              })
+            )),
+        isRunning: Effect.map(Deferred.isDone(exited), (done) => !done),
+        kill: (signal) => Effect.sync(() => void handle.kill(signal)),
+        stdin: NodeSink.fromWritable(() => handle.stdin!, toPlatformError("stdin")),
+        stdout: NodeStream.fromReadable(() => handle.stdout!, toPlatformError("stdout")),
+        stderr: NodeStream.fromReadable(() => handle.stderr!, toPlatformError("stderr")),
+        toJSON: () => ({ _id: "NonDetachedProcess" }),
+        toString: () => "NonDetachedProcess",
+        [Inspectable.NodeInspectSymbol]: () => "NonDetachedProcess"
+      }
+      return process
+    })
+  )
+)
