@@ -133,16 +133,34 @@ export const layer = (
 
 /**
  * The defaults from configuration: `CLAUDE_CODE_EXECUTABLE`, `CLAUDE_MODEL`
- * and `CLAUDE_PERMISSION_MODE` unless other config is given.
+ * and `CLAUDE_PERMISSION_MODE` unless other config is given. A bad value
+ * (`CLAUDE_PERMISSION_MODE=yolo`) fails with a `ConfigError` (`InvalidData`)
+ * that names the variable and what it accepts; a value of other config that
+ * decodes to a bad option fails with an `OptionsError` naming the option.
  *
  * @since 0.1.0
  * @category Layers
  */
 export const layerConfig = (
   config: Config.Config<ClaudeOptions.OptionsInput> = Config.all({
-    executable: Config.option(Config.string("CLAUDE_CODE_EXECUTABLE")),
-    model: Config.option(Config.string("CLAUDE_MODEL")),
-    permissionMode: Config.option(Config.string("CLAUDE_PERMISSION_MODE"))
+    executable: Config.option(
+      Config.string("CLAUDE_CODE_EXECUTABLE").pipe(Config.validate({
+        message: "must be the path of the claude executable (the executable option), not empty",
+        validation: (value) => value.length > 0 && !value.includes("\u0000")
+      }))
+    ),
+    model: Config.option(
+      Config.string("CLAUDE_MODEL").pipe(Config.validate({
+        message: "must name a model (the model option), e.g. sonnet or claude-sonnet-4-5, not be empty",
+        validation: (value) => value.length > 0 && !value.includes("\u0000")
+      }))
+    ),
+    permissionMode: Config.option(
+      Config.string("CLAUDE_PERMISSION_MODE").pipe(Config.validate({
+        message: `must be one of ${ClaudeOptions.PermissionMode.literals.join(", ")} (the permissionMode option)`,
+        validation: (value) => (ClaudeOptions.PermissionMode.literals as ReadonlyArray<string>).includes(value)
+      }))
+    )
   }).pipe(Config.map((values) =>
     Object.fromEntries(
       Object.entries(values).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : [])

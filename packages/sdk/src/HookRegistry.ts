@@ -18,11 +18,11 @@ import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as HookResult from "./HookResult.js"
+import * as AnswerIssues from "./internal/answerIssues.js"
 import * as Deadline from "./internal/deadline.js"
 import * as HookMatchers from "./internal/hookMatchers.js"
 import {
@@ -283,7 +283,7 @@ const validateOutput = (event: string, output: unknown): Either.Either<Protocol.
   const safe = jsonSafe(output)
   if (Either.isLeft(safe)) return Either.left(safe.left)
   const valid = validateSyncOutput(output)
-  if (Either.isLeft(valid)) return Either.left(ParseResult.TreeFormatter.formatErrorSync(valid.left))
+  if (Either.isLeft(valid)) return Either.left(AnswerIssues.format(valid.left, "the hook output"))
   const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
     .hookSpecificOutput
   if (specific !== undefined && specific.hookEventName !== event) {

@@ -16,10 +16,10 @@ import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as Tracer from "effect/Tracer"
 import type { InboundHandler } from "./ControlRouter.js"
+import * as AnswerIssues from "./internal/answerIssues.js"
 import * as Deadline from "./internal/deadline.js"
 import * as InternalTelemetry from "./internal/telemetry.js"
 import * as PermissionResult from "./PermissionResult.js"
@@ -157,7 +157,7 @@ const runGate = (
           onSuccess: (result) => {
             const valid = validateResult(result)
             if (Either.isLeft(valid)) {
-              return fallback("invalid_output", ParseResult.TreeFormatter.formatErrorSync(valid.left))
+              return fallback("invalid_output", AnswerIssues.format(valid.left, "the permission result"))
             }
             // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
             try {

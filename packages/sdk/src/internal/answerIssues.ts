@@ -1,0 +1,74 @@
+/**
+ * Why a handler's answer (a hook output, a permission result) is not valid,
+ * in a line a user can act on: the field that is wrong, what it should be and
+ * what it was — `hookSpecificOutput.permissionDecision: Expected "allow" |
+ * "deny" | "ask" | "defer", actual "maybe"` — rather than the whole answer
+ * schema, which the tree formatter prints in full (kilobytes for a hook
+ * output, whose `hookSpecificOutput` is a union of every event's).
+ *
+ * @internal
+ */
+import * as ParseResult from "effect/ParseResult"
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+const EXPECTED = /^Expected (.*), actual (.*)$/s
+const MAX_EXPECTED = 120
+const MAX_ACTUAL = 60
+const MAX_LINES = 5
+
+const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
+  let out = ""
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`
+    else if (typeof segment === "symbol") out += `[${String(segment)}]`
+    else if (IDENTIFIER.test(segment)) out += out.length === 0 ? segment : `.${segment}`
+    else out += `[${JSON.stringify(segment)}]`
+  }
+  return out
+}
+
+// A long expected type is a whole schema: say what kind of value it is instead.
+const shortExpected = (expected: string): string =>
+  expected.length <= MAX_EXPECTED
+    ? expected
+    : expected.startsWith("{") || expected.includes(" | {")
+    ? "an object (see the answer's type)"
+    : expected.startsWith("ReadonlyArray<")
+    ? "an array (see the answer's type)"
+    : `${expected.slice(0, MAX_EXPECTED)}…`
+
+const shortActual = (actual: string): string => actual.length <= MAX_ACTUAL ? actual : `${actual.slice(0, MAX_ACTUAL)}…`
+
+/**
+ * One line per wrong field (at most five), union branches at one field
+ * merged: `decision: Expected "approve" | "block", actual "nope"`. `subject`
+ * names the answer itself when it is the answer that is wrong (not an object).
+ *
+ * @internal
+ */
+export const format = (error: ParseResult.ParseError, subject: string): string => {
+  const merged: Array<{ readonly path: string; expected: Array<string>; readonly actual: string | undefined }> = []
+  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
+    const path = formatPath(issue.path)
+    const match = EXPECTED.exec(issue.message)
+    const same = match === null ? undefined : merged.find((m) => m.path === path && m.actual === match[2])
+    if (same !== undefined && match !== null) {
+      if (!same.expected.includes(match[1]!)) same.expected.push(match[1]!)
+    } else {
+      merged.push({
+        path,
+        expected: [match === null ? issue.message : match[1]!],
+        actual: match === null ? undefined : match[2]!
+      })
+    }
+  }
+  const lines = merged.map(({ actual, expected, path }) => {
+    const where = path.length > 0 ? path : subject
+    return actual === undefined
+      ? `${where}: ${expected.join("; ")}`
+      : `${where}: Expected ${shortExpected(expected.join(" | "))}, actual ${shortActual(actual)}`
+  })
+  return lines.length <= MAX_LINES
+    ? lines.join("; ")
+    : `${lines.slice(0, MAX_LINES).join("; ")}; and ${lines.length - MAX_LINES} more`
+}
