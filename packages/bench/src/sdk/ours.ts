@@ -135,7 +135,12 @@ const replay = (job: Job) =>
     yield* Effect.scoped(
       Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
-        yield* session.messages.pipe(Stream.runForEach(() => Effect.sync(() => void delivered++)))
+        yield* session.messages.pipe(
+          Stream.runForEach(() => Effect.sync(() => void delivered++)),
+          // The feed stops after a fixed number of lines, wherever that falls: usually inside a turn,
+          // which the SDK rightly reports as a CLI gone mid-turn. Every line was delivered by then.
+          Effect.catchIf((error) => error._tag === "CliExitError" && error.duringTurn === true, () => Effect.void)
+        )
       })
     ).pipe(Effect.provide(Layer.mergeAll(hookLayers, gate)), Effect.provide(layer))
     const elapsed = now() - t0

@@ -11,9 +11,8 @@
  *
  * @internal
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import * as Fs from "node:fs"
 
 /** The variable that marks a CLI process and everything it starts. */
 export const variable = "CLAUDE_EFFECT_PROCESS_TAG"
@@ -26,21 +25,34 @@ export const make = (): string => `${process.pid}-${Date.now().toString(36)}-${M
  * environment carries `tag`. Best effort: processes of other users, and
  * processes gone in the meantime, are skipped.
  *
+ * `/proc` is read with synchronous calls, not the platform's `FileSystem`:
+ * it is Linux's process table, not a file system a program would swap, and
+ * a few hundred tiny synchronous reads (about a millisecond) keep a close
+ * fast where as many asynchronous ones took tens of milliseconds.
+ *
  * @internal
  */
 export const signalTagged = (tag: string, signal: NodeJS.Signals): Effect.Effect<ReadonlyArray<number>> =>
-  Effect.gen(function*() {
-    const fs = yield* Effect.serviceOption(FileSystem.FileSystem)
-    if (Option.isNone(fs) || process.platform !== "linux") return []
-    const entries = yield* fs.value.readDirectory("/proc").pipe(Effect.orElseSucceed(() => []))
-    const needle = new TextEncoder().encode(`${variable}=${tag}\0`)
+  Effect.sync(() => {
+    if (process.platform !== "linux") return []
+    let entries: Array<string>
+    try {
+      entries = Fs.readdirSync("/proc")
+    } catch {
+      return []
+    }
+    const needle = Buffer.from(`${variable}=${tag}\0`)
     const signalled: Array<number> = []
     for (const entry of entries) {
-      if (!/^\d+$/.test(entry)) continue
       const pid = Number(entry)
-      if (pid === process.pid) continue
-      const environ = yield* fs.value.readFile(`/proc/${entry}/environ`).pipe(Effect.orElseSucceed(() => undefined))
-      if (environ === undefined || !includes(environ, needle)) continue
+      if (!Number.isInteger(pid) || pid === process.pid) continue
+      let environ: Buffer
+      try {
+        environ = Fs.readFileSync(`/proc/${entry}/environ`)
+      } catch {
+        continue
+      }
+      if (environ.indexOf(needle) === -1) continue
       try {
         process.kill(pid, signal)
         signalled.push(pid)
@@ -50,16 +62,3 @@ export const signalTagged = (tag: string, signal: NodeJS.Signals): Effect.Effect
     }
     return signalled
   })
-
-const includes = (haystack: Uint8Array, needle: Uint8Array): boolean => {
-  const first = needle[0]
-  outer: for (
-    let i = haystack.indexOf(first);
-    i !== -1 && i <= haystack.length - needle.length;
-    i = haystack.indexOf(first, i + 1)
-  ) {
-    for (let j = 1; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer
-    return true
-  }
-  return false
-}
