@@ -30,6 +30,7 @@ import type { Prompt, Session } from "../Session.js"
 import * as Telemetry from "../Telemetry.js"
 import * as Secrets from "./options/secrets.js"
 import * as Redaction from "./redaction.js"
+import * as SessionControl from "./sessionControl.js"
 import * as InternalTelemetry from "./telemetry.js"
 
 /** @internal */
@@ -316,10 +317,6 @@ const makeSession = (
         return Effect.zipRight(startTurn, router.send(input as Protocol.StdinMessage))
       })
 
-    const request = (payload: Protocol.OutboundControlRequestPayload) => router.request(payload)
-    const requestAs = <A>(payload: Record<string, unknown>) =>
-      router.request(payload as Protocol.OutboundControlRequestPayload) as Effect.Effect<A, any>
-
     return {
       pid: cli.pid,
       initialization,
@@ -329,29 +326,7 @@ const makeSession = (
       receiveTurn,
       messages,
       endInput: cli.endInput,
-      interrupt: requestAs<Protocol.InterruptResponse>({ subtype: "interrupt" }).pipe(
-        Effect.map((response) => response ?? ({ still_queued: [] } as unknown as Protocol.InterruptResponse))
-      ),
-      setPermissionMode: (mode) => Effect.asVoid(requestAs({ subtype: "set_permission_mode", mode })),
-      setModel: (model) =>
-        Effect.asVoid(requestAs(model === undefined ? { subtype: "set_model" } : { subtype: "set_model", model })),
-      setMaxThinkingTokens: (tokens) =>
-        Effect.asVoid(requestAs({ subtype: "set_max_thinking_tokens", max_thinking_tokens: tokens })),
-      mcpServerStatus: Effect.map(
-        requestAs<Protocol.McpStatusResponse | undefined>({ subtype: "mcp_status" }),
-        (response) => response?.mcpServers ?? []
-      ),
-      supportedCommands: Effect.sync(() => initialization.commands ?? []),
-      supportedModels: Effect.sync(() => initialization.models ?? []),
-      getContextUsage: requestAs<Protocol.ContextUsageResponse>({ subtype: "get_context_usage" }),
-      rewindFiles: (userMessageId, rewindOptions) =>
-        requestAs<Protocol.RewindFilesResponse>({
-          subtype: "rewind_files",
-          user_message_id: userMessageId,
-          ...(rewindOptions?.dryRun !== undefined ? { dry_run: rewindOptions.dryRun } : {})
-        }),
-      stopTask: (taskId) => Effect.asVoid(requestAs({ subtype: "stop_task", task_id: taskId })),
-      request
+      ...SessionControl.make(router, initialization)
     } satisfies Session
   })
 
