@@ -26,11 +26,12 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { OptionsError } from "./ClaudeError.js"
+import * as McpServerModel from "./internal/mcpServerModel.js"
 import { formatIssue } from "./internal/options/issues.js"
 import * as mapping from "./internal/options/mapping.js"
 import * as secrets from "./internal/options/secrets.js"
 import * as validation from "./internal/options/validate.js"
-import * as McpServer from "./McpServer.js"
+import type * as McpServer from "./McpServer.js"
 
 // -----------------------------------------------------------------------------
 // building blocks
@@ -260,11 +261,10 @@ export type McpExternalServerConfig = typeof McpExternalServerConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const McpSdkServerConfig: Schema.Schema<McpServer.McpServer> = Schema.declare(McpServer.isMcpServer, {
+export const McpSdkServerConfig: Schema.Schema<McpServer.McpServer> = Schema.declare(McpServerModel.isServer, {
   identifier: "McpSdkServer",
   description: "an in-process MCP server made by McpServer.make",
-  arbitrary: () => (fc) =>
-    fc.constantFrom("calc", "inventory").map((name) => Effect.runSync(McpServer.make({ name, tools: [] })))
+  arbitrary: () => (fc) => fc.constantFrom("calc", "inventory").map(McpServerModel.empty)
 })
 
 /**

@@ -24,44 +24,18 @@ import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
 import * as Deadline from "./deadline.js"
 import * as Mcp from "./mcpProtocol.js"
+import * as Model from "./mcpServerModel.js"
+import { ContextKey, isServer, type ServerInternal } from "./mcpServerModel.js"
 
 // -----------------------------------------------------------------------------
 // servers
 // -----------------------------------------------------------------------------
 
 /** @internal */
-export const TypeId: unique symbol = Symbol.for("@claude-effect/sdk/McpServer")
-
-/** @internal */
-export type TypeId = typeof TypeId
-
-/** The default time a tool handler may run. @internal */
-export const DEFAULT_TIMEOUT = Duration.seconds(60)
-
-/** The services the tools' handlers need, captured by `McpServer.make`. @internal */
-export const ContextKey: unique symbol = Symbol.for("@claude-effect/sdk/McpServer/context")
-
-/** A server with what the engine needs that users do not see. @internal */
-export interface ServerInternal extends McpServer {
-  readonly [ContextKey]: Context.Context<never>
-}
+export { ContextKey, DEFAULT_TIMEOUT, isServer, type ServerInternal, TypeId } from "./mcpServerModel.js"
 
 /** MCP tool names, kept to what the Messages API accepts in a tool name. @internal */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
-
-/** @internal */
-export const isServer = (u: unknown): u is McpServer => typeof u === "object" && u !== null && TypeId in u
-
-const Proto = {
-  [TypeId]: TypeId,
-  type: "sdk" as const,
-  toJSON(this: McpServer) {
-    return { type: "sdk", name: this.name }
-  },
-  toString(this: McpServer) {
-    return `McpServer(${this.name})`
-  }
-}
 
 const DEFS = "#/$defs/"
 
@@ -186,16 +160,7 @@ export const makeServer = (
     if (problems.length > 0) {
       return Effect.dieMessage(`McpServer.make(${JSON.stringify(options.name)}): ${problems.join("; ")}`)
     }
-    const server = Object.create(Proto)
-    server.name = options.name
-    server.version = options.version ?? "1.0.0"
-    server.instructions = options.instructions
-    server.alwaysLoad = alwaysLoad
-    server.timeout = options.timeout !== undefined ? Duration.decode(options.timeout) : DEFAULT_TIMEOUT
-    server.tools = options.tools
-    server.listings = listings
-    server[ContextKey] = context
-    return Effect.succeed(server as McpServer)
+    return Effect.succeed(Model.fromParts({ ...options, alwaysLoad, listings, context }))
   })
 
 /** The `initialize` result of a server. @internal */
