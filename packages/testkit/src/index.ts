@@ -43,3 +43,12 @@ export * as Arbitraries from "./Arbitraries.js"
  * @since 0.1.0
  */
 export * as ScriptFile from "./ScriptFile.js"
+
+/**
+ * A scripted fake of the `claude` process, provided to a session in place of
+ * the real CLI: initialize, turns, inbound control requests, exits at any
+ * point, and every line the SDK wrote, all in memory.
+ *
+ * @since 0.1.0
+ */
+export * as FakeCli from "./FakeCli.js"

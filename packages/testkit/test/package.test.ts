@@ -17,6 +17,7 @@ describe("@claude-effect/testkit package", () => {
   it("publishes exactly the index's modules, each with types and code from the build", () => {
     assert.deepStrictEqual(modules.slice().sort(), [
       "Arbitraries",
+      "FakeCli",
       "HookTest",
       "ScriptFile",
       "ScriptedModel",
