@@ -26,12 +26,14 @@ import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
 import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } from "./ClaudeError.js"
 import { CliProcess, type ExitStatus } from "./CliProcess.js"
+import type * as ControlRequest from "./ControlRequest.js"
 import * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
 
@@ -62,13 +64,19 @@ export declare namespace ControlRouter {
     /** Writes one message to the CLI's stdin, validated by the stdin Schema first. */
     readonly send: (message: Protocol.StdinMessage) => Effect.Effect<void, ProtocolError | CliExitError>
     /**
-     * Sends a control request and waits for its response body (`undefined`
-     * when the CLI sent none).
+     * Sends a control request and waits for its response, decoded with the
+     * request's success schema. Fails with `ControlError`: `InvalidRequest`
+     * when the payload does not encode (nothing is written),
+     * `InvalidResponse` when the reply does not decode, `ErrorResponse` when
+     * the CLI refuses, `Closed` when it exits first; with
+     * `ControlTimeoutError` when no reply comes in time (the request is then
+     * cancelled).
      */
-    readonly request: (
-      request: Protocol.OutboundControlRequestPayload,
+    readonly request: <R extends ControlRequest.Any>(
+      request: R,
+      payload: ControlRequest.Payload<R>,
       options?: { readonly timeout?: Duration.DurationInput | undefined }
-    ) => Effect.Effect<unknown, ControlError | ControlTimeoutError>
+    ) => Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError>
     /** How many of the SDK's control requests await a response. */
     readonly pendingRequests: Effect.Effect<number>
     /** How many inbound control requests are being handled. */
@@ -161,6 +169,41 @@ export interface MakeOptions {
 }
 
 let requestCounter = 0
+
+const describeFailure = (error: ParseResult.ParseError | Cause.UnknownException): string =>
+  error._tag === "ParseError"
+    ? ParseResult.ArrayFormatter.formatIssueSync(error.issue)
+      .map(({ message, path }) => (path.length > 0 ? `${path.join(".")}: ${message}` : message))
+      .join("; ")
+    : error.message
+
+/** The `control_request` line of a request: its payload encoded by the request's own schema. */
+const encodeRequest = <R extends ControlRequest.Any>(
+  definition: R,
+  payload: ControlRequest.Payload<R>,
+  requestId: string
+): Either.Either<string, ParseResult.ParseError | Cause.UnknownException> =>
+  Either.flatMap(
+    Either.mapLeft(
+      ParseResult.encodeUnknownEither(definition.payloadSchema)({ ...payload, subtype: definition.subtype }),
+      (issue) => new ParseResult.ParseError({ issue })
+    ),
+    (request) =>
+      Either.try({
+        try: () => JSON.stringify({ type: "control_request", request_id: requestId, request }),
+        catch: (cause) => new Cause.UnknownException(cause, `not JSON: ${String(cause)}`)
+      })
+  )
+
+/** The response body, decoded by the request's own success schema. */
+const decodeResponse = <R extends ControlRequest.Any>(
+  definition: R,
+  body: unknown
+): Either.Either<ControlRequest.Success<R>, ParseResult.ParseError> =>
+  Either.mapLeft(
+    ParseResult.decodeUnknownEither(definition.successSchema)(body),
+    (issue) => new ParseResult.ParseError({ issue })
+  )
 
 const inboundAttributes = (request: Protocol.InboundControlRequest): Record<string, unknown> => {
   const r = request as Record<string, any>
@@ -491,13 +534,26 @@ export const make: (
       Effect.forkScoped
     )
 
-    const request = (
-      payload: Protocol.OutboundControlRequestPayload,
+    const request = <R extends ControlRequest.Any>(
+      definition: R,
+      payload: ControlRequest.Payload<R>,
       requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
-    ) =>
+    ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> =>
       Effect.gen(function*() {
         const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
-        const subtype = payload.subtype
+        const subtype = definition.subtype
+        // Encoded once, by this request's own schema: a payload it refuses is never written, and the
+        // session is fine (the request is not).
+        const line = encodeRequest(definition, payload, requestId)
+        if (Either.isLeft(line)) {
+          return yield* new ControlError({
+            reason: "InvalidRequest",
+            subtype,
+            requestId,
+            error: `invalid ${subtype} request: ${describeFailure(line.left)}`,
+            cause: line.left
+          })
+        }
         if (Option.isSome(yield* Deferred.poll(done))) {
           return yield* new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
         }
@@ -505,27 +561,17 @@ export const make: (
         pending.set(requestId, { subtype, deferred })
         yield* Effect.annotateCurrentSpan(Telemetry.attributes.requestId, requestId)
         yield* Metric.set(Telemetry.pendingControlRequests, pending.size)
-        yield* send({ type: "control_request", request_id: requestId, request: payload } as Protocol.StdinMessage)
-          .pipe(
-            Effect.catchAll((error) =>
-              Effect.suspend(() => {
-                pending.delete(requestId)
-                // A payload the stdin Schema refuses was never sent: the session is fine, the request is not.
-                return error._tag === "ProtocolError"
-                  ? new ControlError({
-                    reason: "InvalidRequest",
-                    subtype,
-                    requestId,
-                    error: `invalid ${subtype} request: ${error.detail}`,
-                    cause: error
-                  })
-                  : new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
-              })
-            )
+        yield* cli.writeLine(line.right).pipe(
+          Effect.catchAll((error) =>
+            Effect.suspend(() => {
+              pending.delete(requestId)
+              return new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
+            })
           )
+        )
         const timeout = requestOptions?.timeout ?? controlTimeout
         // Interruptible, so that the timeout holds inside a finalizer too (closing mid-turn interrupts first).
-        return yield* Effect.interruptible(Deferred.await(deferred)).pipe(
+        const body = yield* Effect.interruptible(Deferred.await(deferred)).pipe(
           Effect.timeoutFail({
             duration: timeout,
             onTimeout: () =>
@@ -548,12 +594,24 @@ export const make: (
           Effect.onInterrupt(() => Effect.sync(() => pending.delete(requestId))),
           Effect.ensuring(Metric.set(Telemetry.pendingControlRequests, pending.size))
         )
+        // Decoded by this request's own success schema (`undefined` when the CLI sent no body).
+        const decoded = decodeResponse(definition, body)
+        if (Either.isLeft(decoded)) {
+          return yield* new ControlError({
+            reason: "InvalidResponse",
+            subtype,
+            requestId,
+            error: `unexpected ${subtype} response: ${describeFailure(decoded.left)}`,
+            cause: decoded.left
+          })
+        }
+        return decoded.right
       }).pipe(
         Effect.withSpan(Telemetry.spans.outbound, {
           // A stack trace per span costs more than the rest of a control round trip.
           captureStackTrace: false,
           kind: "client",
-          attributes: { [Telemetry.attributes.subtype]: payload.subtype }
+          attributes: { [Telemetry.attributes.subtype]: definition.subtype }
         })
       )
 

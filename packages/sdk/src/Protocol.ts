@@ -2445,475 +2445,10 @@ export const InitializeRequest: typeof control.InitializeRequest = control.Initi
 export type InitializeRequest = control.InitializeRequest
 
 /**
- * Stop the running turn. With `cancel_queued` the queued user messages are
- * cancelled too. The session stays usable.
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
+ * The payload schema of each SDK → CLI request is in the table of
+ * `ControlRequest.requests`, beside its response schema: for example
+ * `ControlRequest.requests.set_model.payloadSchema`.
  */
-export const InterruptRequest: typeof control.InterruptRequest = control.InterruptRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type InterruptRequest = control.InterruptRequest
-
-/**
- * Change the permission mode; a `system/status` line follows.
- * `bypassPermissions` works only if the CLI was launched with it.
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const SetPermissionModeRequest: typeof control.SetPermissionModeRequest = control.SetPermissionModeRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type SetPermissionModeRequest = control.SetPermissionModeRequest
-
-/**
- * Change the model from the next API request on (no `model`: the default).
- * Any string is accepted.
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const SetModelRequest: typeof control.SetModelRequest = control.SetModelRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type SetModelRequest = control.SetModelRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const SetMaxThinkingTokensRequest: typeof control.SetMaxThinkingTokensRequest =
-  control.SetMaxThinkingTokensRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type SetMaxThinkingTokensRequest = control.SetMaxThinkingTokensRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpStatusRequest: typeof control.McpStatusRequest = control.McpStatusRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpStatusRequest = control.McpStatusRequest
-
-/**
- * A JSON-RPC message from an SDK-hosted MCP server to the CLI (for example
- * `notifications/tools/list_changed`).
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpMessageOutboundRequest: typeof control.McpMessageOutboundRequest = control.McpMessageOutboundRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpMessageOutboundRequest = control.McpMessageOutboundRequest
-
-/**
- * Replace the dynamic MCP servers (`{}` removes them all).
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpSetServersRequest: typeof control.McpSetServersRequest = control.McpSetServersRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpSetServersRequest = control.McpSetServersRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpReconnectRequest: typeof control.McpReconnectRequest = control.McpReconnectRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpReconnectRequest = control.McpReconnectRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpToggleRequest: typeof control.McpToggleRequest = control.McpToggleRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpToggleRequest = control.McpToggleRequest
-
-/**
- * Call a tool of a process MCP server directly, without a model turn.
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpCallRequest: typeof control.McpCallRequest = control.McpCallRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpCallRequest = control.McpCallRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const McpReadResourceRequest: typeof control.McpReadResourceRequest = control.McpReadResourceRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type McpReadResourceRequest = control.McpReadResourceRequest
-
-/**
- * Restore the files changed since the user message `user_message_id` (needs
- * `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const RewindFilesRequest: typeof control.RewindFilesRequest = control.RewindFilesRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type RewindFilesRequest = control.RewindFilesRequest
-
-/**
- * How the context window is used. `full` makes ~25 `count_tokens` calls.
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetContextUsageRequest: typeof control.GetContextUsageRequest = control.GetContextUsageRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetContextUsageRequest = control.GetContextUsageRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetSessionCostRequest: typeof control.GetSessionCostRequest = control.GetSessionCostRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetSessionCostRequest = control.GetSessionCostRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetUsageRequest: typeof control.GetUsageRequest = control.GetUsageRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetUsageRequest = control.GetUsageRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ListModelsRequest: typeof control.ListModelsRequest = control.ListModelsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ListModelsRequest = control.ListModelsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetBinaryVersionRequest: typeof control.GetBinaryVersionRequest = control.GetBinaryVersionRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetBinaryVersionRequest = control.GetBinaryVersionRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetSettingsRequest: typeof control.GetSettingsRequest = control.GetSettingsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetSettingsRequest = control.GetSettingsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetStatusRequest: typeof control.GetStatusRequest = control.GetStatusRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetStatusRequest = control.GetStatusRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ListPermissionRulesRequest: typeof control.ListPermissionRulesRequest = control.ListPermissionRulesRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ListPermissionRulesRequest = control.ListPermissionRulesRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetHooksListingRequest: typeof control.GetHooksListingRequest = control.GetHooksListingRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetHooksListingRequest = control.GetHooksListingRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const FileSuggestionsRequest: typeof control.FileSuggestionsRequest = control.FileSuggestionsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type FileSuggestionsRequest = control.FileSuggestionsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ReadFileRequest: typeof control.ReadFileRequest = control.ReadFileRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ReadFileRequest = control.ReadFileRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const SeedReadStateRequest: typeof control.SeedReadStateRequest = control.SeedReadStateRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type SeedReadStateRequest = control.SeedReadStateRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ReloadSkillsRequest: typeof control.ReloadSkillsRequest = control.ReloadSkillsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ReloadSkillsRequest = control.ReloadSkillsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ReloadOutputStylesRequest: typeof control.ReloadOutputStylesRequest = control.ReloadOutputStylesRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ReloadOutputStylesRequest = control.ReloadOutputStylesRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ReloadPluginsRequest: typeof control.ReloadPluginsRequest = control.ReloadPluginsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ReloadPluginsRequest = control.ReloadPluginsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const ApplyFlagSettingsRequest: typeof control.ApplyFlagSettingsRequest = control.ApplyFlagSettingsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type ApplyFlagSettingsRequest = control.ApplyFlagSettingsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const UpdateSettingsRequest: typeof control.UpdateSettingsRequest = control.UpdateSettingsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type UpdateSettingsRequest = control.UpdateSettingsRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const RenameSessionRequest: typeof control.RenameSessionRequest = control.RenameSessionRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type RenameSessionRequest = control.RenameSessionRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const SetHasSubscribersRequest: typeof control.SetHasSubscribersRequest = control.SetHasSubscribersRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type SetHasSubscribersRequest = control.SetHasSubscribersRequest
-
-/**
- * Stop a background task (answered `{}` even for an unknown id).
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const StopTaskRequest: typeof control.StopTaskRequest = control.StopTaskRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type StopTaskRequest = control.StopTaskRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const GetTaskOutputRequest: typeof control.GetTaskOutputRequest = control.GetTaskOutputRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type GetTaskOutputRequest = control.GetTaskOutputRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const BackgroundTasksRequest: typeof control.BackgroundTasksRequest = control.BackgroundTasksRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type BackgroundTasksRequest = control.BackgroundTasksRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const CancelAsyncMessageRequest: typeof control.CancelAsyncMessageRequest = control.CancelAsyncMessageRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type CancelAsyncMessageRequest = control.CancelAsyncMessageRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const RegisterRepoRootRequest: typeof control.RegisterRepoRootRequest = control.RegisterRepoRootRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type RegisterRepoRootRequest = control.RegisterRepoRootRequest
-
-/**
- * End the session: the CLI exits 0 by itself, without a `SessionEnd` hook.
- *
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export const EndSessionRequest: typeof control.EndSessionRequest = control.EndSessionRequest
-
-/**
- * @since 0.1.0
- * @category Control (SDK to CLI)
- */
-export type EndSessionRequest = control.EndSessionRequest
-
 /**
  * The escape hatch: any other subtype, with any fields. The CLI answers an
  * unknown subtype with an error (`unsupported_request`) and keeps running.
@@ -2930,7 +2465,8 @@ export const OtherOutboundRequest: typeof control.OtherOutboundRequest = control
 export type OtherOutboundRequest = control.OtherOutboundRequest
 
 /**
- * What the SDK can ask the CLI.
+ * What the SDK can ask the CLI: the payload of every request of the table
+ * (`ControlRequest.requests`), derived from it, and any other subtype.
  *
  * @since 0.1.0
  * @category Control (SDK to CLI)
@@ -3189,6 +2725,316 @@ export const ListModelsResponse: typeof responses.ListModelsResponse = responses
  * @category Response payloads
  */
 export type ListModelsResponse = responses.ListModelsResponse
+
+/**
+ * The reply of a request the CLI answers without a body (`set_max_thinking_tokens`,
+ * `apply_flag_settings`, `seed_read_state`, `mcp_toggle`, `mcp_reconnect`, ...)
+ * or with `{}` (`stop_task`, `update_settings`). Whatever it sends is accepted
+ * and ignored.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const NoResponse: typeof responses.NoResponse = responses.NoResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type NoResponse = responses.NoResponse
+
+/**
+ * The reply to `set_mcp_permission_mode_override`: a `warning` when the server
+ * name matches no known server (the override is stored anyway).
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const McpPermissionModeOverrideResponse: typeof responses.McpPermissionModeOverrideResponse =
+  responses.McpPermissionModeOverrideResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type McpPermissionModeOverrideResponse = responses.McpPermissionModeOverrideResponse
+
+/**
+ * The reply to `mcp_call`: the MCP `tools/call` result.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const McpCallResponse: typeof responses.McpCallResponse = responses.McpCallResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type McpCallResponse = responses.McpCallResponse
+
+/**
+ * One item of an MCP resource.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const McpResourceContent: typeof responses.McpResourceContent = responses.McpResourceContent
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type McpResourceContent = responses.McpResourceContent
+
+/**
+ * The reply to `mcp_read_resource`: the `resources/read` result of a `ui://`
+ * resource.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const McpReadResourceResponse: typeof responses.McpReadResourceResponse = responses.McpReadResourceResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type McpReadResourceResponse = responses.McpReadResourceResponse
+
+/**
+ * The reply to `get_session_cost`: the text `/cost` prints.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const SessionCostResponse: typeof responses.SessionCostResponse = responses.SessionCostResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type SessionCostResponse = responses.SessionCostResponse
+
+/**
+ * The reply to `get_usage`: the session's cost and token totals, and the plan
+ * rate limits where they apply (`rate_limits_available: false` and
+ * `rate_limits: null` for API keys and cloud providers).
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const UsageResponse: typeof responses.UsageResponse = responses.UsageResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type UsageResponse = responses.UsageResponse
+
+/**
+ * The reply to `get_binary_version`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const BinaryVersionResponse: typeof responses.BinaryVersionResponse = responses.BinaryVersionResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type BinaryVersionResponse = responses.BinaryVersionResponse
+
+/**
+ * The reply to `get_settings`: the effective settings, each source's own, and
+ * what the session applies.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const SettingsResponse: typeof responses.SettingsResponse = responses.SettingsResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type SettingsResponse = responses.SettingsResponse
+
+/**
+ * The reply to `get_status`: the sections `/status` shows.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const StatusResponse: typeof responses.StatusResponse = responses.StatusResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type StatusResponse = responses.StatusResponse
+
+/**
+ * The reply to `list_permission_rules`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const PermissionRulesResponse: typeof responses.PermissionRulesResponse = responses.PermissionRulesResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type PermissionRulesResponse = responses.PermissionRulesResponse
+
+/**
+ * The reply to `get_hooks_listing` (SDK callback hooks are not listed).
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const HooksListingResponse: typeof responses.HooksListingResponse = responses.HooksListingResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type HooksListingResponse = responses.HooksListingResponse
+
+/**
+ * The reply to `file_suggestions`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const FileSuggestionsResponse: typeof responses.FileSuggestionsResponse = responses.FileSuggestionsResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type FileSuggestionsResponse = responses.FileSuggestionsResponse
+
+/**
+ * The reply to `read_file`. `contents` is UTF-8 text (`lossy` when the bytes
+ * were not all valid UTF-8) or base64 (`encoding: "base64"`).
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const ReadFileResponse: typeof responses.ReadFileResponse = responses.ReadFileResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type ReadFileResponse = responses.ReadFileResponse
+
+/**
+ * The reply to `reload_skills`: the skills as slash commands.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const ReloadSkillsResponse: typeof responses.ReloadSkillsResponse = responses.ReloadSkillsResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type ReloadSkillsResponse = responses.ReloadSkillsResponse
+
+/**
+ * The reply to `reload_output_styles`: every style name, built-in and custom.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const ReloadOutputStylesResponse: typeof responses.ReloadOutputStylesResponse =
+  responses.ReloadOutputStylesResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type ReloadOutputStylesResponse = responses.ReloadOutputStylesResponse
+
+/**
+ * A plugin loaded in the session.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const PluginInfo: typeof responses.PluginInfo = responses.PluginInfo
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type PluginInfo = responses.PluginInfo
+
+/**
+ * The reply to `reload_plugins`: the session's commands, agents, plugins and
+ * MCP servers after the reload. With `hold_on_cache_impact`, `held: true`
+ * says nothing was applied and `cache_impact` what applying would change.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const ReloadPluginsResponse: typeof responses.ReloadPluginsResponse = responses.ReloadPluginsResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type ReloadPluginsResponse = responses.ReloadPluginsResponse
+
+/**
+ * The reply to `get_task_output`: the end (at most 8 KiB) of a background
+ * shell task's output.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const TaskOutputResponse: typeof responses.TaskOutputResponse = responses.TaskOutputResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type TaskOutputResponse = responses.TaskOutputResponse
+
+/**
+ * The reply to `background_tasks` (`{}` from CLI 2.1.328; a later CLI says
+ * `backgrounded: false` when `tool_use_id` matched no foreground task).
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const BackgroundTasksResponse: typeof responses.BackgroundTasksResponse = responses.BackgroundTasksResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type BackgroundTasksResponse = responses.BackgroundTasksResponse
+
+/**
+ * The reply to `cancel_async_message`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export const CancelAsyncMessageResponse: typeof responses.CancelAsyncMessageResponse =
+  responses.CancelAsyncMessageResponse
+
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
+export type CancelAsyncMessageResponse = responses.CancelAsyncMessageResponse
 
 // -----------------------------------------------------------------------------
 // codec

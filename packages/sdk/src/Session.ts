@@ -7,6 +7,7 @@
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { ClaudeError, ControlError, ControlTimeoutError } from "./ClaudeError.js"
+import type * as ControlRequest from "./ControlRequest.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
@@ -23,6 +24,38 @@ export type Prompt = string | ReadonlyArray<Protocol.ContentBlockInput> | Protoc
  * @category Models
  */
 export type ControlFailure = ControlError | ControlTimeoutError
+
+/**
+ * How thinking is shown: summarized, omitted, or as one-line highlights (the
+ * last only for Anthropic-hosted remote sessions).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type ThinkingDisplay = "summarized" | "omitted" | "highlights"
+
+/**
+ * Settings as in a settings file (`permissions`, `env`, `model`, ...), kept
+ * as JSON: the CLI validates them.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type Settings = { readonly [key: string]: unknown }
+
+/**
+ * A plugin to load: a local directory.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface PluginConfig {
+  readonly type: "local"
+  /** The plugin's directory (absolute for `reloadPlugins`). */
+  readonly path: string
+  /** Load its skills, hooks, agents and commands, not its MCP servers. */
+  readonly skipMcpDiscovery?: boolean | undefined
+}
 
 /**
  * @since 0.1.0
@@ -54,21 +87,175 @@ export interface Session {
   readonly messages: Stream.Stream<Protocol.Message, ClaudeError>
   /** Ends the input: the CLI finishes what it is doing and exits. */
   readonly endInput: Effect.Effect<void>
-  /** Interrupts the running turn; the session stays usable. */
+  // ---------------------------------------------------------------------------
+  // Control: the official SDK's `Query` methods, each one request of the table
+  // (`ControlRequest.requests`). Every one fails with `ControlError` (reason
+  // `ErrorResponse` when the CLI refuses, `InvalidResponse` when its reply does
+  // not decode, `Closed` when it has exited) or `ControlTimeoutError`.
+  // ---------------------------------------------------------------------------
+
+  /**
+   * Interrupts the running turn (its `result` has subtype
+   * `error_during_execution`); the session stays usable. Answers the uuids of
+   * queued user messages that will still run.
+   */
   readonly interrupt: Effect.Effect<Protocol.InterruptResponse, ControlFailure>
+  /**
+   * Changes the permission mode; a `system/status` message follows. The CLI
+   * refuses an unknown mode (`errorCode: "invalid_mode"`) and
+   * `bypassPermissions` unless the session started in it
+   * (`"bypass_not_launched"`).
+   */
   readonly setPermissionMode: (mode: Protocol.PermissionMode) => Effect.Effect<void, ControlFailure>
-  /** Switches the model from the next API request on; `undefined` restores the default. */
-  readonly setModel: (model: string | undefined) => Effect.Effect<void, ControlFailure>
-  readonly setMaxThinkingTokens: (tokens: number | null) => Effect.Effect<void, ControlFailure>
-  readonly mcpServerStatus: Effect.Effect<ReadonlyArray<Protocol.McpServerStatus>, ControlFailure>
+  /**
+   * Pins (or clears, with `null`) a per-MCP-server permission mode that can
+   * only tighten: `default` asks for each action, `auto` routes through the
+   * auto-mode classifier. Answers a `warning` when no known server has that
+   * name (the override is stored anyway).
+   */
+  readonly setMcpPermissionModeOverride: (
+    serverName: string,
+    mode: "default" | "auto" | null
+  ) => Effect.Effect<Protocol.McpPermissionModeOverrideResponse, ControlFailure>
+  /**
+   * Switches the model from the next API request on (the running turn's
+   * included); no model restores the default. The CLI accepts any string.
+   */
+  readonly setModel: (model?: string | undefined) => Effect.Effect<void, ControlFailure>
+  /**
+   * Sets the thinking budget (`null` restores the session's default) and,
+   * when given, the thinking display for the rest of the session (`null`
+   * clears it).
+   */
+  readonly setMaxThinkingTokens: (
+    maxThinkingTokens: number | null,
+    thinkingDisplay?: ThinkingDisplay | null | undefined
+  ) => Effect.Effect<void, ControlFailure>
+  /**
+   * Merges settings into the flag settings layer (the `settings` option,
+   * mid-session): from the next turn on, a `permissions.allow` rule lets a
+   * tool run without asking, for example. Top-level keys replace earlier
+   * ones; `null` clears a key.
+   */
+  readonly applyFlagSettings: (settings: Settings) => Effect.Effect<void, ControlFailure>
+  /**
+   * Writes settings to a settings file through the CLI's own writer (as
+   * `/config` does) and applies them. Allowlisted keys only: `outputStyle`
+   * for `localSettings` (written to `.claude/settings.local.json`),
+   * `effortLevel` for `userSettings`; anything else is refused.
+   */
+  readonly updateSettings: (
+    source: "localSettings" | "userSettings",
+    settings: Settings
+  ) => Effect.Effect<void, ControlFailure>
+  /** The slash commands and skills, from the initialize result. */
   readonly supportedCommands: Effect.Effect<ReadonlyArray<Protocol.SlashCommand>>
+  /** The models the session can switch to, from the initialize result. */
   readonly supportedModels: Effect.Effect<ReadonlyArray<Protocol.ModelInfo>>
+  /** The subagents the session can use, from the initialize result. */
+  readonly supportedAgents: Effect.Effect<ReadonlyArray<Protocol.AgentInfo>>
+  /** The account the CLI runs as, from the initialize result. */
+  readonly accountInfo: Effect.Effect<Protocol.AccountInfo>
+  /**
+   * The MCP servers and their status (`connected`, `failed`, `disabled`,
+   * ...). SDK-hosted servers appear once connected, at the first turn.
+   */
+  readonly mcpServerStatus: Effect.Effect<ReadonlyArray<Protocol.McpServerStatus>, ControlFailure>
+  /** How the context window is used, by category. */
   readonly getContextUsage: Effect.Effect<Protocol.ContextUsageResponse, ControlFailure>
+  /**
+   * The session's cost and token totals, and the plan's rate limits where
+   * they apply (`usage_EXPERIMENTAL_MAY_CHANGE_DO_NOT_RELY_ON_THIS_API_YET` in
+   * the official SDK). `skipBehaviors` skips the scan of local transcripts.
+   */
+  readonly usage: (
+    options?: { readonly skipBehaviors?: boolean | undefined }
+  ) => Effect.Effect<Protocol.UsageResponse, ControlFailure>
+  /**
+   * Reads a file of the session's filesystem (relative to its cwd), under the
+   * Read tool's permission rules. A denied or missing file fails with
+   * `ControlError` reason `ErrorResponse` (`read denied: <path>`) where the
+   * official SDK answers `null`.
+   */
+  readonly readFile: (
+    path: string,
+    options?: {
+      readonly maxBytes?: number | undefined
+      readonly encoding?: "utf-8" | "base64" | undefined
+    }
+  ) => Effect.Effect<Protocol.ReadFileResponse, ControlFailure>
+  /** Reloads the plugins from disk; answers the session's commands, agents, plugins and MCP servers. */
+  readonly reloadPlugins: (
+    options?: {
+      readonly holdOnCacheImpact?: boolean | undefined
+      readonly addPlugins?: ReadonlyArray<PluginConfig> | undefined
+      readonly refuseIfBusy?: boolean | undefined
+    }
+  ) => Effect.Effect<Protocol.ReloadPluginsResponse, ControlFailure>
+  /** Reloads the skills from disk (a skill written after the start becomes usable). */
+  readonly reloadSkills: Effect.Effect<Protocol.ReloadSkillsResponse, ControlFailure>
+  /** Reloads the output styles from disk. */
+  readonly reloadOutputStyles: Effect.Effect<Protocol.ReloadOutputStylesResponse, ControlFailure>
+  /**
+   * Restores the files changed since the user message `userMessageId` (send
+   * prompts as `UserInput` with a `uuid` to know it). Needs the
+   * `enableFileCheckpointing` option; without it the answer is
+   * `{ canRewind: false, error: "File rewinding is not enabled." }`.
+   */
   readonly rewindFiles: (
     userMessageId: string,
     options?: { readonly dryRun?: boolean | undefined }
   ) => Effect.Effect<Protocol.RewindFilesResponse, ControlFailure>
+  /**
+   * Records that `path` was read at `mtime` (floored milliseconds), so that
+   * an Edit of it needs no fresh Read. Skipped by the CLI when the file
+   * changed since.
+   */
+  readonly seedReadState: (path: string, mtime: number) => Effect.Effect<void, ControlFailure>
+  /** Reconnects an MCP server (an unknown one fails: `Server not found`). */
+  readonly reconnectMcpServer: (serverName: string) => Effect.Effect<void, ControlFailure>
+  /** Enables or disables an MCP server (an unknown one fails: `Server not found`). */
+  readonly toggleMcpServer: (serverName: string, enabled: boolean) => Effect.Effect<void, ControlFailure>
+  /**
+   * Reads a `ui://` resource (MCP Apps) of a connected MCP server the CLI
+   * itself started or dialed; any other scheme is refused.
+   */
+  readonly readMcpResource: (
+    serverName: string,
+    uri: string
+  ) => Effect.Effect<Protocol.McpReadResourceResponse, ControlFailure>
+  /**
+   * Replaces the servers added by earlier calls (`{}` removes them). Process
+   * servers only (`stdio`, `sse`, `http`): the in-process servers of a
+   * session are the ones it started with.
+   */
+  readonly setMcpServers: (
+    servers: { readonly [name: string]: Protocol.McpServerConfig }
+  ) => Effect.Effect<Protocol.McpSetServersResponse, ControlFailure>
+  /**
+   * Stops a background task (a `task_notification` with status `stopped`
+   * follows). The CLI answers an unknown id with success.
+   */
   readonly stopTask: (taskId: string) => Effect.Effect<void, ControlFailure>
-  /** Any control request the CLI accepts, answered with its raw response body. */
-  readonly request: (request: Protocol.OutboundControlRequestPayload) => Effect.Effect<unknown, ControlFailure>
+  /**
+   * Sends the running foreground tasks (Bash commands, subagents) to the
+   * background, or only the one started by `toolUseId`: their tool calls
+   * return at once and the turn goes on. `false` when `toolUseId` matched no
+   * foreground task.
+   */
+  readonly backgroundTasks: (toolUseId?: string | undefined) => Effect.Effect<boolean, ControlFailure>
+  /**
+   * The end (at most 8 KiB) of a background shell task's output. An unknown
+   * id fails.
+   */
+  readonly getTaskOutput: (taskId: string) => Effect.Effect<Protocol.TaskOutputResponse, ControlFailure>
+  /**
+   * Any control request, typed by its definition: one of the table
+   * (`ControlRequest.requests.get_settings`) or one declared with
+   * `ControlRequest.make` for a subtype the table does not know.
+   */
+  readonly request: <R extends ControlRequest.Any>(
+    request: R,
+    payload: ControlRequest.Payload<R>
+  ) => Effect.Effect<ControlRequest.Success<R>, ControlFailure>
 }

@@ -48,6 +48,14 @@ export * as ClaudeCode from "./ClaudeCode.js"
 export * as CliProcess from "./CliProcess.js"
 
 /**
+ * The control requests the SDK sends the CLI, as typed request/response
+ * pairs, and their table.
+ *
+ * @since 0.1.0
+ */
+export * as ControlRequest from "./ControlRequest.js"
+
+/**
  * The control-protocol router.
  *
  * @since 0.1.0

@@ -183,7 +183,19 @@ const replayingExecutor = (turns: ReadonlyArray<string>) =>
           stdout.unsafeOffer(encoder.encode(
             JSON.stringify({
               type: "control_response",
-              response: { subtype: "success", request_id: message.request_id, response: {} }
+              response: {
+                subtype: "success",
+                request_id: message.request_id,
+                // the least a CLI answers to initialize (the session decodes it)
+                response: {
+                  commands: [],
+                  agents: [],
+                  output_style: "default",
+                  available_output_styles: [],
+                  models: [],
+                  account: {}
+                }
+              }
             }) + "\n"
           ))
         } else if (message.type === "user" && !replayed) {

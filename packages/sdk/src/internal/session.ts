@@ -22,6 +22,7 @@ import type * as Tracer from "effect/Tracer"
 import { type ClaudeError, CliExitError, InitializeError, type ProtocolError, ResultError } from "../ClaudeError.js"
 import * as ClaudeOptions from "../ClaudeOptions.js"
 import * as CliProcess from "../CliProcess.js"
+import * as ControlRequest from "../ControlRequest.js"
 import * as ControlRouter from "../ControlRouter.js"
 import * as HookRegistry from "../HookRegistry.js"
 import * as PermissionGate from "../PermissionGate.js"
@@ -195,7 +196,7 @@ const makeSession = (
         yield* router.expectExit
         const busy = turnInFlight()
         if (busy) {
-          yield* router.request({ subtype: "interrupt" } as Protocol.OutboundControlRequestPayload, {
+          yield* router.request(ControlRequest.requests.interrupt, {}, {
             timeout: Duration.seconds(1)
           }).pipe(Effect.ignore)
         }
@@ -203,16 +204,17 @@ const makeSession = (
       })
     )
 
-    const initializeRequest = {
-      subtype: "initialize",
+    const initializeFields: ControlRequest.Payload<typeof ControlRequest.requests.initialize> = {
       ...(hooks.initializeHooks !== undefined ? { hooks: hooks.initializeHooks } : {}),
       ...ClaudeOptions.toInitializeFields(options),
       ...env.extraInitialize
-    } as Protocol.OutboundControlRequestPayload
+    }
 
-    const initialization = yield* router.request(initializeRequest, {
-      timeout: settings.initializeTimeout
-    }).pipe(
+    const initialization: Protocol.InitializeResponse = yield* router.request(
+      ControlRequest.requests.initialize,
+      initializeFields,
+      { timeout: settings.initializeTimeout }
+    ).pipe(
       Effect.catchAll((error) =>
         Effect.flatMap(cli.exitStatus, (status) =>
           Option.isSome(status)
@@ -221,12 +223,16 @@ const makeSession = (
               (exit) => new InitializeError({ reason: "CliExited", detail: exit.message, cause: exit })
             )
             : new InitializeError({
-              reason: error._tag === "ControlTimeoutError" ? "Timeout" : "Rejected",
+              reason: error._tag === "ControlTimeoutError"
+                ? "Timeout"
+                : error.reason === "InvalidResponse"
+                ? "InvalidResponse"
+                : "Rejected",
               detail: error.message,
               cause: error
             }))
       )
-    ) as Effect.Effect<Protocol.InitializeResponse, InitializeError>
+    )
 
     // What a pull took from the router beyond the end of a turn: the next pull starts with it.
     let leftover: ReadonlyArray<Protocol.Message> = []

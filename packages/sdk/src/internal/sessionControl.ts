@@ -1,6 +1,7 @@
 /**
- * The session's control methods: each outbound control request the CLI
- * accepts, as a typed `Session` member.
+ * The session's control methods: each one request of the table
+ * (`controlRequests`), sent through the router, which encodes the payload
+ * and decodes the reply with the request's own schemas.
  *
  * @internal
  */
@@ -8,6 +9,7 @@ import * as Effect from "effect/Effect"
 import type * as ControlRouter from "../ControlRouter.js"
 import type * as Protocol from "../Protocol.js"
 import type { Session } from "../Session.js"
+import { controlRequests as requests } from "./protocol/control.js"
 
 /** The members of `Session` that are control requests. */
 export type ControlMethods = Omit<
@@ -19,33 +21,63 @@ export type ControlMethods = Omit<
 export const make = (
   router: ControlRouter.ControlRouter.Service,
   initialization: Protocol.InitializeResponse
-): ControlMethods => {
-  const request = (payload: Protocol.OutboundControlRequestPayload) => router.request(payload)
-  const requestAs = <A>(payload: Record<string, unknown>) =>
-    router.request(payload as Protocol.OutboundControlRequestPayload) as Effect.Effect<A, any>
-  return {
-    interrupt: requestAs<Protocol.InterruptResponse>({ subtype: "interrupt" }).pipe(
-      Effect.map((response) => response ?? ({ still_queued: [] } as unknown as Protocol.InterruptResponse))
+): ControlMethods => ({
+  interrupt: router.request(requests.interrupt, {}),
+  setPermissionMode: (mode) => Effect.asVoid(router.request(requests.set_permission_mode, { mode })),
+  setMcpPermissionModeOverride: (serverName, mode) =>
+    Effect.map(
+      router.request(requests.set_mcp_permission_mode_override, { serverName, mode }),
+      (response) => response ?? {}
     ),
-    setPermissionMode: (mode) => Effect.asVoid(requestAs({ subtype: "set_permission_mode", mode })),
-    setModel: (model) =>
-      Effect.asVoid(requestAs(model === undefined ? { subtype: "set_model" } : { subtype: "set_model", model })),
-    setMaxThinkingTokens: (tokens) =>
-      Effect.asVoid(requestAs({ subtype: "set_max_thinking_tokens", max_thinking_tokens: tokens })),
-    mcpServerStatus: Effect.map(
-      requestAs<Protocol.McpStatusResponse | undefined>({ subtype: "mcp_status" }),
-      (response) => response?.mcpServers ?? []
+  setModel: (model) => Effect.asVoid(router.request(requests.set_model, model === undefined ? {} : { model })),
+  setMaxThinkingTokens: (maxThinkingTokens, thinkingDisplay) =>
+    router.request(requests.set_max_thinking_tokens, {
+      max_thinking_tokens: maxThinkingTokens,
+      ...(thinkingDisplay !== undefined ? { thinking_display: thinkingDisplay } : {})
+    }),
+  applyFlagSettings: (settings) => router.request(requests.apply_flag_settings, { settings }),
+  updateSettings: (source, settings) => router.request(requests.update_settings, { source, settings }),
+  supportedCommands: Effect.sync(() => initialization.commands),
+  supportedModels: Effect.sync(() => initialization.models),
+  supportedAgents: Effect.sync(() => initialization.agents),
+  accountInfo: Effect.sync(() => initialization.account),
+  mcpServerStatus: Effect.map(router.request(requests.mcp_status, {}), (response) => response.mcpServers),
+  getContextUsage: router.request(requests.get_context_usage, {}),
+  usage: (options) =>
+    router.request(requests.get_usage, options?.skipBehaviors === true ? { skip_behaviors: true } : {}),
+  readFile: (path, options) =>
+    router.request(requests.read_file, {
+      path,
+      ...(options?.maxBytes !== undefined ? { max_bytes: options.maxBytes } : {}),
+      ...(options?.encoding !== undefined ? { encoding: options.encoding } : {})
+    }),
+  reloadPlugins: (options) =>
+    router.request(requests.reload_plugins, {
+      ...(options?.holdOnCacheImpact === true ? { hold_on_cache_impact: true } : {}),
+      ...(options?.addPlugins !== undefined && options.addPlugins.length > 0
+        ? { add_plugins: options.addPlugins.map((plugin) => ({ ...plugin })) }
+        : {}),
+      ...(options?.refuseIfBusy === true ? { refuse_if_busy: true } : {})
+    }),
+  reloadSkills: router.request(requests.reload_skills, {}),
+  reloadOutputStyles: router.request(requests.reload_output_styles, {}),
+  rewindFiles: (userMessageId, options) =>
+    router.request(requests.rewind_files, {
+      user_message_id: userMessageId,
+      ...(options?.dryRun !== undefined ? { dry_run: options.dryRun } : {})
+    }),
+  seedReadState: (path, mtime) => router.request(requests.seed_read_state, { path, mtime }),
+  reconnectMcpServer: (serverName) => router.request(requests.mcp_reconnect, { serverName }),
+  toggleMcpServer: (serverName, enabled) => router.request(requests.mcp_toggle, { serverName, enabled }),
+  readMcpResource: (serverName, uri) => router.request(requests.mcp_read_resource, { serverName, uri }),
+  setMcpServers: (servers) => router.request(requests.mcp_set_servers, { servers }),
+  stopTask: (taskId) => router.request(requests.stop_task, { task_id: taskId }),
+  backgroundTasks: (toolUseId) =>
+    Effect.map(
+      router.request(requests.background_tasks, toolUseId === undefined ? {} : { tool_use_id: toolUseId }),
+      // CLI 2.1.328 answers `{}`; a later one says `backgrounded: false` when nothing matched.
+      (response) => response.backgrounded ?? true
     ),
-    supportedCommands: Effect.sync(() => initialization.commands ?? []),
-    supportedModels: Effect.sync(() => initialization.models ?? []),
-    getContextUsage: requestAs<Protocol.ContextUsageResponse>({ subtype: "get_context_usage" }),
-    rewindFiles: (userMessageId, rewindOptions) =>
-      requestAs<Protocol.RewindFilesResponse>({
-        subtype: "rewind_files",
-        user_message_id: userMessageId,
-        ...(rewindOptions?.dryRun !== undefined ? { dry_run: rewindOptions.dryRun } : {})
-      }),
-    stopTask: (taskId) => Effect.asVoid(requestAs({ subtype: "stop_task", task_id: taskId })),
-    request
-  }
-}
+  getTaskOutput: (taskId) => router.request(requests.get_task_output, { task_id: taskId }),
+  request: (request, payload) => router.request(request, payload)
+})

@@ -7,6 +7,7 @@
  * keys, except `initialize`, which gains fields every release and stays open.
  */
 import * as Schema from "effect/Schema"
+import type * as ControlRequestApi from "../../ControlRequest.js"
 import { HookCallbackMatcher, HookInput } from "./hooks.js"
 import {
   closedStruct,
@@ -20,6 +21,36 @@ import {
   otherThan
 } from "./json.js"
 import { McpServerProvenance, PermissionMode, PermissionUpdate } from "./permissions.js"
+import {
+  BackgroundTasksResponse,
+  BinaryVersionResponse,
+  CancelAsyncMessageResponse,
+  ContextUsageResponse,
+  FileSuggestionsResponse,
+  HooksListingResponse,
+  InitializeResponse,
+  InterruptResponse,
+  ListModelsResponse,
+  McpCallResponse,
+  McpPermissionModeOverrideResponse,
+  McpReadResourceResponse,
+  McpSetServersResponse,
+  McpStatusResponse,
+  NoResponse,
+  PermissionRulesResponse,
+  ReadFileResponse,
+  ReloadOutputStylesResponse,
+  ReloadPluginsResponse,
+  ReloadSkillsResponse,
+  RewindFilesResponse,
+  SessionCostResponse,
+  SetModelResponse,
+  SetPermissionModeResponse,
+  SettingsResponse,
+  StatusResponse,
+  TaskOutputResponse,
+  UsageResponse
+} from "./responses.js"
 
 // -----------------------------------------------------------------------------
 // CLI → SDK
@@ -219,9 +250,6 @@ export type ControlResponse = typeof ControlResponse.Type
 // SDK → CLI
 // -----------------------------------------------------------------------------
 
-const request = <Subtype extends string, Fields extends Schema.Struct.Fields>(subtype: Subtype, fields: Fields) =>
-  closedStruct({ subtype: Schema.Literal(subtype), ...fields })
-
 /**
  * An MCP server configuration (`stdio`, `sse`, `http`, or `{ type: "sdk",
  * name }` for an in-process server). Kept as JSON: the CLI validates it.
@@ -296,351 +324,268 @@ export const InitializeRequest = openStruct({
 
 export type InitializeRequest = typeof InitializeRequest.Type
 
-/**
- * Stop the running turn. With `cancel_queued` the queued user messages are
- * cancelled too. The session stays usable.
- */
-export const InterruptRequest = request("interrupt", {
-  cancel_queued: optional(Schema.Boolean)
+// The constructors of `ControlRequest` (the public module re-exports them).
+
+export const ControlRequestTypeId: ControlRequestApi.TypeId = Symbol.for(
+  "@claude-effect/sdk/ControlRequest"
+) as ControlRequestApi.TypeId
+
+export const controlRequestFromSchema = <
+  const Subtype extends string,
+  PayloadSchema extends Schema.Schema.Any,
+  SuccessSchema extends Schema.Schema.Any
+>(
+  subtype: Subtype,
+  options: { readonly payload: PayloadSchema; readonly success: SuccessSchema }
+): ControlRequestApi.ControlRequest<Subtype, PayloadSchema, SuccessSchema> => ({
+  [ControlRequestTypeId]: ControlRequestTypeId,
+  subtype,
+  payloadSchema: options.payload,
+  successSchema: options.success
 })
 
-export type InterruptRequest = typeof InterruptRequest.Type
+export const makeControlRequest = <
+  const Subtype extends string,
+  Fields extends Schema.Struct.Fields,
+  SuccessSchema extends Schema.Schema.Any
+>(
+  subtype: Subtype,
+  options: { readonly payload: Fields; readonly success: SuccessSchema }
+): ControlRequestApi.ControlRequest<
+  Subtype,
+  Schema.Struct<{ subtype: Schema.Literal<[Subtype]> } & Fields>,
+  SuccessSchema
+> =>
+  controlRequestFromSchema(subtype, {
+    payload: closedStruct({ subtype: Schema.Literal(subtype), ...options.payload }),
+    success: options.success
+  })
 
-/**
- * Change the permission mode; a `system/status` line follows.
- * `bypassPermissions` works only if the CLI was launched with it.
- */
-export const SetPermissionModeRequest = request("set_permission_mode", {
-  mode: PermissionMode
-})
+export const isControlRequest = (u: unknown): u is ControlRequestApi.Any =>
+  typeof u === "object" && u !== null && ControlRequestTypeId in u
 
-export type SetPermissionModeRequest = typeof SetPermissionModeRequest.Type
+/** A table whose keys are its requests' subtypes (checked by the compiler). */
+const table = <
+  const T extends {
+    readonly [K in keyof T]: ControlRequestApi.ControlRequest<
+      K & string,
+      Schema.Schema.AnyNoContext,
+      Schema.Schema.AnyNoContext
+    >
+  }
+>(requests: T): T => requests
 
-/**
- * Change the model from the next API request on (no `model`: the default).
- * Any string is accepted.
- */
-export const SetModelRequest = request("set_model", {
-  model: optional(Schema.NullOr(Schema.String))
-})
-
-export type SetModelRequest = typeof SetModelRequest.Type
-
-export const SetMaxThinkingTokensRequest = request("set_max_thinking_tokens", {
-  max_thinking_tokens: optional(NullableNumber),
-  thinking_display: optional(Schema.NullOr(Schema.Literal("summarized", "omitted", "highlights")))
-})
-
-export type SetMaxThinkingTokensRequest = typeof SetMaxThinkingTokensRequest.Type
-
-export const McpStatusRequest = request("mcp_status", {
-  liveReply: optional(Schema.Boolean)
-})
-
-export type McpStatusRequest = typeof McpStatusRequest.Type
-
-/**
- * A JSON-RPC message from an SDK-hosted MCP server to the CLI (for example
- * `notifications/tools/list_changed`).
- */
-export const McpMessageOutboundRequest = request("mcp_message", {
-  server_name: Schema.String,
-  message: Json
-})
-
-export type McpMessageOutboundRequest = typeof McpMessageOutboundRequest.Type
-
-/**
- * Replace the dynamic MCP servers (`{}` removes them all).
- */
-export const McpSetServersRequest = request("mcp_set_servers", {
-  servers: Schema.Record({ key: Schema.String, value: McpServerConfig })
-})
-
-export type McpSetServersRequest = typeof McpSetServersRequest.Type
-
-export const McpReconnectRequest = request("mcp_reconnect", {
-  serverName: Schema.String
-})
-
-export type McpReconnectRequest = typeof McpReconnectRequest.Type
-
-export const McpToggleRequest = request("mcp_toggle", {
-  serverName: Schema.String,
-  enabled: Schema.Boolean
-})
-
-export type McpToggleRequest = typeof McpToggleRequest.Type
+const make = makeControlRequest
 
 /**
- * Call a tool of a process MCP server directly, without a model turn.
+ * Every SDK → CLI control request the CLI 2.1.328 accepts, by subtype, each
+ * with its payload and response schemas. The replies are as seen on the wire
+ * in `protocol/PROTOCOL.md` §6; where the CLI answers without a body, the
+ * response is {@link NoResponse}.
  */
-export const McpCallRequest = request("mcp_call", {
-  tool: Schema.String,
-  arguments: optional(JsonObject),
-  timeout_ms: optional(JsonNumber)
+export const controlRequests = table({
+  /** The handshake (see {@link InitializeRequest}). */
+  initialize: controlRequestFromSchema("initialize", { payload: InitializeRequest, success: InitializeResponse }),
+  /**
+   * Stop the running turn. With `cancel_queued` the queued user messages are
+   * cancelled too. The session stays usable.
+   */
+  interrupt: make("interrupt", {
+    payload: { cancel_queued: optional(Schema.Boolean) },
+    success: InterruptResponse
+  }),
+  /**
+   * Change the permission mode; a `system/status` line follows.
+   * `bypassPermissions` works only if the CLI was launched with it
+   * (`error_code: bypass_not_launched`); an unknown mode is refused
+   * (`invalid_mode`).
+   */
+  set_permission_mode: make("set_permission_mode", {
+    payload: { mode: PermissionMode },
+    success: SetPermissionModeResponse
+  }),
+  /**
+   * Pin (or clear, with `mode: null`) a per-MCP-server permission mode
+   * override. Tighten-only: `default` or `auto`.
+   */
+  set_mcp_permission_mode_override: make("set_mcp_permission_mode_override", {
+    payload: { serverName: Schema.String, mode: Schema.NullOr(Schema.Literal("default", "auto")) },
+    // no body unless there is a warning
+    success: Schema.UndefinedOr(McpPermissionModeOverrideResponse)
+  }),
+  /** Change the model from the next API request on (no `model`: the default). Any string is accepted. */
+  set_model: make("set_model", {
+    payload: { model: optional(Schema.NullOr(Schema.String)) },
+    success: SetModelResponse
+  }),
+  /**
+   * Set the thinking budget (`null` resets it to the session's default;
+   * absent leaves it) and, optionally, the thinking display.
+   */
+  set_max_thinking_tokens: make("set_max_thinking_tokens", {
+    payload: {
+      max_thinking_tokens: optional(NullableNumber),
+      thinking_display: optional(Schema.NullOr(Schema.Literal("summarized", "omitted", "highlights")))
+    },
+    success: NoResponse
+  }),
+  /** The MCP servers and their status. SDK servers show only once connected (at the first turn). */
+  mcp_status: make("mcp_status", { payload: { liveReply: optional(Schema.Boolean) }, success: McpStatusResponse }),
+  /**
+   * A JSON-RPC message from an SDK-hosted MCP server to the CLI (for example
+   * `notifications/tools/list_changed`).
+   */
+  mcp_message: make("mcp_message", { payload: { server_name: Schema.String, message: Json }, success: NoResponse }),
+  /** Replace the dynamic MCP servers (`{}` removes them all). */
+  mcp_set_servers: make("mcp_set_servers", {
+    payload: { servers: Schema.Record({ key: Schema.String, value: McpServerConfig }) },
+    success: McpSetServersResponse
+  }),
+  /** Reconnect an MCP server (an unknown one: `Server not found`). */
+  mcp_reconnect: make("mcp_reconnect", { payload: { serverName: Schema.String }, success: NoResponse }),
+  /** Enable or disable an MCP server (an unknown one: `Server not found`). */
+  mcp_toggle: make("mcp_toggle", {
+    payload: { serverName: Schema.String, enabled: Schema.Boolean },
+    success: NoResponse
+  }),
+  /** Call a tool of a process MCP server directly, without a model turn (SDK servers are refused). */
+  mcp_call: make("mcp_call", {
+    payload: { tool: Schema.String, arguments: optional(JsonObject), timeout_ms: optional(JsonNumber) },
+    success: McpCallResponse
+  }),
+  /** Read a `ui://` resource of an MCP server the CLI itself connected. */
+  mcp_read_resource: make("mcp_read_resource", {
+    payload: { serverName: Schema.String, uri: Schema.String },
+    success: McpReadResourceResponse
+  }),
+  /**
+   * Restore the files changed since the user message `user_message_id` (needs
+   * `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
+   */
+  rewind_files: make("rewind_files", {
+    payload: { user_message_id: Schema.String, dry_run: optional(Schema.Boolean) },
+    success: RewindFilesResponse
+  }),
+  /** How the context window is used. `full` makes ~25 `count_tokens` calls. */
+  get_context_usage: make("get_context_usage", {
+    payload: { detail: optional(Schema.Literal("summary", "full")) },
+    success: ContextUsageResponse
+  }),
+  /** The text `/cost` prints. */
+  get_session_cost: make("get_session_cost", { payload: {}, success: SessionCostResponse }),
+  /** Cost and usage of the session, and the plan's rate limits. */
+  get_usage: make("get_usage", { payload: { skip_behaviors: optional(Schema.Boolean) }, success: UsageResponse }),
+  /** The models the session can switch to. */
+  list_models: make("list_models", { payload: {}, success: ListModelsResponse }),
+  /** The CLI's version. */
+  get_binary_version: make("get_binary_version", { payload: {}, success: BinaryVersionResponse }),
+  /** The effective settings and their sources. */
+  get_settings: make("get_settings", { payload: {}, success: SettingsResponse }),
+  /** What `/status` shows. */
+  get_status: make("get_status", { payload: {}, success: StatusResponse }),
+  /** The permission rules in force. */
+  list_permission_rules: make("list_permission_rules", { payload: {}, success: PermissionRulesResponse }),
+  /** The settings hooks (SDK callback hooks are not listed). */
+  get_hooks_listing: make("get_hooks_listing", { payload: {}, success: HooksListingResponse }),
+  /** File path completions for `query`. */
+  file_suggestions: make("file_suggestions", { payload: { query: Schema.String }, success: FileSuggestionsResponse }),
+  /**
+   * Read a file under the Read tool's permission rules (a denied or missing
+   * file is an error reply: `read denied: <path>`).
+   */
+  read_file: make("read_file", {
+    payload: {
+      path: Schema.String,
+      max_bytes: optional(JsonNumber),
+      encoding: optional(Schema.Literal("utf-8", "base64"))
+    },
+    success: ReadFileResponse
+  }),
+  /** Record that a file was read at `mtime`, so that an Edit needs no fresh Read. */
+  seed_read_state: make("seed_read_state", {
+    payload: { path: Schema.String, mtime: JsonNumber },
+    success: NoResponse
+  }),
+  /** Re-read the skills from disk. */
+  reload_skills: make("reload_skills", { payload: {}, success: ReloadSkillsResponse }),
+  /** Re-read the output styles from disk. */
+  reload_output_styles: make("reload_output_styles", { payload: {}, success: ReloadOutputStylesResponse }),
+  /** Re-read the plugins from disk. */
+  reload_plugins: make("reload_plugins", {
+    payload: {
+      hold_on_cache_impact: optional(Schema.Boolean),
+      add_plugins: optional(Schema.Array(JsonObject)),
+      refuse_if_busy: optional(Schema.Boolean)
+    },
+    success: ReloadPluginsResponse
+  }),
+  /**
+   * Merge settings into the flag settings layer (the inline `settings`
+   * option, mid-session); `null` clears a key.
+   */
+  apply_flag_settings: make("apply_flag_settings", { payload: { settings: JsonObject }, success: NoResponse }),
+  /**
+   * Write settings to a settings file through the CLI's own writer, allowlisted
+   * keys only (`localSettings`: `outputStyle`; `userSettings`: `effortLevel`).
+   */
+  update_settings: make("update_settings", {
+    payload: { source: Schema.Literal("localSettings", "userSettings"), settings: JsonObject },
+    success: NoResponse
+  }),
+  /** Set the session title (`system/session_title_changed` follows). */
+  rename_session: make("rename_session", { payload: { title: Schema.String }, success: NoResponse }),
+  set_has_subscribers: make("set_has_subscribers", {
+    payload: { has_subscribers: Schema.NullOr(Schema.Boolean) },
+    success: NoResponse
+  }),
+  /** Stop a background task (answered `{}` even for an unknown id). */
+  stop_task: make("stop_task", { payload: { task_id: Schema.String }, success: NoResponse }),
+  /** The end of a background shell task's output. */
+  get_task_output: make("get_task_output", { payload: { task_id: Schema.String }, success: TaskOutputResponse }),
+  /** Send the running foreground tasks (or the one of `tool_use_id`) to the background (Ctrl+B). */
+  background_tasks: make("background_tasks", {
+    payload: { tool_use_id: optional(Schema.String) },
+    success: BackgroundTasksResponse
+  }),
+  cancel_async_message: make("cancel_async_message", {
+    payload: { message_uuid: Schema.String },
+    success: CancelAsyncMessageResponse
+  }),
+  /** Add a working directory under cwd or an `--add-dir` root. */
+  register_repo_root: make("register_repo_root", {
+    payload: {
+      directory: Schema.String,
+      reload_claude_md: optional(Schema.Boolean),
+      reload_plugins: optional(Schema.Boolean),
+      reload_skills: optional(Schema.Boolean)
+    },
+    success: NoResponse
+  }),
+  /** End the session: the CLI exits 0 by itself, without a `SessionEnd` hook. */
+  end_session: make("end_session", { payload: {}, success: NoResponse })
 })
 
-export type McpCallRequest = typeof McpCallRequest.Type
-
-export const McpReadResourceRequest = request("mcp_read_resource", {
-  serverName: Schema.String,
-  uri: Schema.String
-})
-
-export type McpReadResourceRequest = typeof McpReadResourceRequest.Type
-
-/**
- * Restore the files changed since the user message `user_message_id` (needs
- * `CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
- */
-export const RewindFilesRequest = request("rewind_files", {
-  user_message_id: Schema.String,
-  dry_run: optional(Schema.Boolean)
-})
-
-export type RewindFilesRequest = typeof RewindFilesRequest.Type
-
-/**
- * How the context window is used. `full` makes ~25 `count_tokens` calls.
- */
-export const GetContextUsageRequest = request("get_context_usage", {
-  detail: optional(Schema.Literal("summary", "full"))
-})
-
-export type GetContextUsageRequest = typeof GetContextUsageRequest.Type
-
-export const GetSessionCostRequest = request("get_session_cost", {})
-
-export type GetSessionCostRequest = typeof GetSessionCostRequest.Type
-
-export const GetUsageRequest = request("get_usage", {
-  skip_behaviors: optional(Schema.Boolean)
-})
-
-export type GetUsageRequest = typeof GetUsageRequest.Type
-
-export const ListModelsRequest = request("list_models", {})
-
-export type ListModelsRequest = typeof ListModelsRequest.Type
-
-export const GetBinaryVersionRequest = request("get_binary_version", {})
-
-export type GetBinaryVersionRequest = typeof GetBinaryVersionRequest.Type
-
-export const GetSettingsRequest = request("get_settings", {})
-
-export type GetSettingsRequest = typeof GetSettingsRequest.Type
-
-export const GetStatusRequest = request("get_status", {})
-
-export type GetStatusRequest = typeof GetStatusRequest.Type
-
-export const ListPermissionRulesRequest = request("list_permission_rules", {})
-
-export type ListPermissionRulesRequest = typeof ListPermissionRulesRequest.Type
-
-export const GetHooksListingRequest = request("get_hooks_listing", {})
-
-export type GetHooksListingRequest = typeof GetHooksListingRequest.Type
-
-export const FileSuggestionsRequest = request("file_suggestions", {
-  query: Schema.String
-})
-
-export type FileSuggestionsRequest = typeof FileSuggestionsRequest.Type
-
-export const ReadFileRequest = request("read_file", {
-  path: Schema.String,
-  max_bytes: optional(JsonNumber),
-  encoding: optional(Schema.Literal("utf-8", "base64"))
-})
-
-export type ReadFileRequest = typeof ReadFileRequest.Type
-
-export const SeedReadStateRequest = request("seed_read_state", {
-  path: Schema.String,
-  mtime: JsonNumber
-})
-
-export type SeedReadStateRequest = typeof SeedReadStateRequest.Type
-
-export const ReloadSkillsRequest = request("reload_skills", {})
-
-export type ReloadSkillsRequest = typeof ReloadSkillsRequest.Type
-
-export const ReloadOutputStylesRequest = request("reload_output_styles", {})
-
-export type ReloadOutputStylesRequest = typeof ReloadOutputStylesRequest.Type
-
-export const ReloadPluginsRequest = request("reload_plugins", {})
-
-export type ReloadPluginsRequest = typeof ReloadPluginsRequest.Type
-
-export const ApplyFlagSettingsRequest = request("apply_flag_settings", {
-  settings: JsonObject
-})
-
-export type ApplyFlagSettingsRequest = typeof ApplyFlagSettingsRequest.Type
-
-export const UpdateSettingsRequest = request("update_settings", {
-  source: Schema.Literal("localSettings", "userSettings"),
-  settings: JsonObject
-})
-
-export type UpdateSettingsRequest = typeof UpdateSettingsRequest.Type
-
-export const RenameSessionRequest = request("rename_session", {
-  title: Schema.String
-})
-
-export type RenameSessionRequest = typeof RenameSessionRequest.Type
-
-export const SetHasSubscribersRequest = request("set_has_subscribers", {
-  has_subscribers: Schema.NullOr(Schema.Boolean)
-})
-
-export type SetHasSubscribersRequest = typeof SetHasSubscribersRequest.Type
-
-/**
- * Stop a background task (answered `{}` even for an unknown id).
- */
-export const StopTaskRequest = request("stop_task", {
-  task_id: Schema.String
-})
-
-export type StopTaskRequest = typeof StopTaskRequest.Type
-
-export const GetTaskOutputRequest = request("get_task_output", {
-  task_id: Schema.String
-})
-
-export type GetTaskOutputRequest = typeof GetTaskOutputRequest.Type
-
-export const BackgroundTasksRequest = request("background_tasks", {
-  tool_use_id: optional(Schema.String)
-})
-
-export type BackgroundTasksRequest = typeof BackgroundTasksRequest.Type
-
-export const CancelAsyncMessageRequest = request("cancel_async_message", {
-  message_uuid: Schema.String
-})
-
-export type CancelAsyncMessageRequest = typeof CancelAsyncMessageRequest.Type
-
-export const RegisterRepoRootRequest = request("register_repo_root", {
-  directory: Schema.String
-})
-
-export type RegisterRepoRootRequest = typeof RegisterRepoRootRequest.Type
-
-/**
- * End the session: the CLI exits 0 by itself, without a `SessionEnd` hook.
- */
-export const EndSessionRequest = request("end_session", {})
-
-export type EndSessionRequest = typeof EndSessionRequest.Type
-
-/**
- * Every SDK → CLI request subtype with a schema of its own, each to its
- * schema.
- */
-export const outboundRequestBySubtype = {
-  initialize: InitializeRequest,
-  interrupt: InterruptRequest,
-  set_permission_mode: SetPermissionModeRequest,
-  set_model: SetModelRequest,
-  set_max_thinking_tokens: SetMaxThinkingTokensRequest,
-  mcp_status: McpStatusRequest,
-  mcp_message: McpMessageOutboundRequest,
-  mcp_set_servers: McpSetServersRequest,
-  mcp_reconnect: McpReconnectRequest,
-  mcp_toggle: McpToggleRequest,
-  mcp_call: McpCallRequest,
-  mcp_read_resource: McpReadResourceRequest,
-  rewind_files: RewindFilesRequest,
-  get_context_usage: GetContextUsageRequest,
-  get_session_cost: GetSessionCostRequest,
-  get_usage: GetUsageRequest,
-  list_models: ListModelsRequest,
-  get_binary_version: GetBinaryVersionRequest,
-  get_settings: GetSettingsRequest,
-  get_status: GetStatusRequest,
-  list_permission_rules: ListPermissionRulesRequest,
-  get_hooks_listing: GetHooksListingRequest,
-  file_suggestions: FileSuggestionsRequest,
-  read_file: ReadFileRequest,
-  seed_read_state: SeedReadStateRequest,
-  reload_skills: ReloadSkillsRequest,
-  reload_output_styles: ReloadOutputStylesRequest,
-  reload_plugins: ReloadPluginsRequest,
-  apply_flag_settings: ApplyFlagSettingsRequest,
-  update_settings: UpdateSettingsRequest,
-  rename_session: RenameSessionRequest,
-  set_has_subscribers: SetHasSubscribersRequest,
-  stop_task: StopTaskRequest,
-  get_task_output: GetTaskOutputRequest,
-  background_tasks: BackgroundTasksRequest,
-  cancel_async_message: CancelAsyncMessageRequest,
-  register_repo_root: RegisterRepoRootRequest,
-  end_session: EndSessionRequest
-} as const
+type ControlRequests = typeof controlRequests
 
 /**
  * The escape hatch: any other subtype, with any fields. The CLI answers an
  * unknown subtype with an error (`unsupported_request`) and keeps running.
  */
 export const OtherOutboundRequest = openStruct({
-  subtype: otherThan(Object.keys(outboundRequestBySubtype), "OtherOutboundRequestSubtype")
+  subtype: otherThan(Object.keys(controlRequests), "OtherOutboundRequestSubtype")
 })
 
 export type OtherOutboundRequest = typeof OtherOutboundRequest.Type
 
+const knownPayloads: ReadonlyArray<ControlRequests[keyof ControlRequests]["payloadSchema"]> = Object.values(
+  controlRequests
+).map((request) => request.payloadSchema)
+
 /**
- * What the SDK can ask the CLI.
+ * What the SDK can ask the CLI: the payload of every request of the table,
+ * and any other subtype.
  */
-export const OutboundControlRequestPayload = Schema.Union(
-  InitializeRequest,
-  InterruptRequest,
-  SetPermissionModeRequest,
-  SetModelRequest,
-  SetMaxThinkingTokensRequest,
-  McpStatusRequest,
-  McpMessageOutboundRequest,
-  McpSetServersRequest,
-  McpReconnectRequest,
-  McpToggleRequest,
-  McpCallRequest,
-  McpReadResourceRequest,
-  RewindFilesRequest,
-  GetContextUsageRequest,
-  GetSessionCostRequest,
-  GetUsageRequest,
-  ListModelsRequest,
-  GetBinaryVersionRequest,
-  GetSettingsRequest,
-  GetStatusRequest,
-  ListPermissionRulesRequest,
-  GetHooksListingRequest,
-  FileSuggestionsRequest,
-  ReadFileRequest,
-  SeedReadStateRequest,
-  ReloadSkillsRequest,
-  ReloadOutputStylesRequest,
-  ReloadPluginsRequest,
-  ApplyFlagSettingsRequest,
-  UpdateSettingsRequest,
-  RenameSessionRequest,
-  SetHasSubscribersRequest,
-  StopTaskRequest,
-  GetTaskOutputRequest,
-  BackgroundTasksRequest,
-  CancelAsyncMessageRequest,
-  RegisterRepoRootRequest,
-  EndSessionRequest,
-  OtherOutboundRequest
-)
+export const OutboundControlRequestPayload = Schema.Union(...knownPayloads, OtherOutboundRequest)
 
 export type OutboundControlRequestPayload = typeof OutboundControlRequestPayload.Type
 

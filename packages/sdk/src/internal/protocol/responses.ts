@@ -2,12 +2,14 @@
  * The payloads of the CLI's successful replies to SDK control requests: what
  * the runtime reads back from `control_response.response.response`.
  *
- * They are not decoded on the hot path (a `control_response` keeps its payload
- * as a JSON object); the runtime decodes the one it asked for. All are open
- * structs: the CLI adds keys every release.
+ * They are not decoded by the line codec (a `control_response` keeps its
+ * payload as a JSON object): the router decodes each reply with the success
+ * schema of the request it answers (see the table in `control.ts`), and a
+ * reply that does not decode is a `ControlError` with reason
+ * `InvalidResponse`. All are open structs: the CLI adds keys every release.
  */
 import * as Schema from "effect/Schema"
-import { Json, JsonNumber, NullableString, openLiteral, openStruct, optional } from "./json.js"
+import { Json, JsonNumber, JsonObject, NullableString, openLiteral, openStruct, optional } from "./json.js"
 import { PermissionMode } from "./permissions.js"
 
 const effortLevel = openLiteral("low", "medium", "high", "xhigh", "max")
@@ -225,3 +227,256 @@ export const ListModelsResponse = openStruct({
 })
 
 export type ListModelsResponse = typeof ListModelsResponse.Type
+
+/**
+ * The reply of a request the CLI answers without a body (`set_max_thinking_tokens`,
+ * `apply_flag_settings`, `seed_read_state`, `mcp_toggle`, `mcp_reconnect`, ...)
+ * or with `{}` (`stop_task`, `update_settings`). Whatever it sends is accepted
+ * and ignored.
+ */
+export const NoResponse = Schema.Void.annotations({ identifier: "NoResponse" })
+
+export type NoResponse = typeof NoResponse.Type
+
+/**
+ * The reply to `set_mcp_permission_mode_override`: a `warning` when the server
+ * name matches no known server (the override is stored anyway).
+ */
+export const McpPermissionModeOverrideResponse = openStruct({
+  warning: optional(Schema.String)
+})
+
+export type McpPermissionModeOverrideResponse = typeof McpPermissionModeOverrideResponse.Type
+
+/**
+ * The reply to `mcp_call`: the MCP `tools/call` result.
+ */
+export const McpCallResponse = openStruct({
+  content: optional(Schema.Array(Json)),
+  structuredContent: optional(Json),
+  isError: optional(Schema.Boolean)
+})
+
+export type McpCallResponse = typeof McpCallResponse.Type
+
+/**
+ * One item of an MCP resource.
+ */
+export const McpResourceContent = openStruct({
+  uri: Schema.String,
+  mimeType: optional(Schema.String),
+  text: optional(Schema.String),
+  /** Base64, for a binary item. */
+  blob: optional(Schema.String),
+  _meta: optional(JsonObject)
+})
+
+export type McpResourceContent = typeof McpResourceContent.Type
+
+/**
+ * The reply to `mcp_read_resource`: the `resources/read` result of a `ui://`
+ * resource.
+ */
+export const McpReadResourceResponse = openStruct({
+  contents: Schema.Array(McpResourceContent)
+})
+
+export type McpReadResourceResponse = typeof McpReadResourceResponse.Type
+
+/**
+ * The reply to `get_session_cost`: the text `/cost` prints.
+ */
+export const SessionCostResponse = openStruct({
+  text: Schema.String
+})
+
+export type SessionCostResponse = typeof SessionCostResponse.Type
+
+/**
+ * The reply to `get_usage`: the session's cost and token totals, and the plan
+ * rate limits where they apply (`rate_limits_available: false` and
+ * `rate_limits: null` for API keys and cloud providers).
+ */
+export const UsageResponse = openStruct({
+  session: openStruct({
+    total_cost_usd: JsonNumber,
+    total_api_duration_ms: JsonNumber,
+    total_duration_ms: JsonNumber,
+    total_lines_added: JsonNumber,
+    total_lines_removed: JsonNumber,
+    model_usage: Schema.Record({ key: Schema.String, value: Json })
+  }),
+  subscription_type: NullableString,
+  rate_limits_available: Schema.Boolean,
+  rate_limits: Json,
+  behaviors: optional(Json)
+})
+
+export type UsageResponse = typeof UsageResponse.Type
+
+/**
+ * The reply to `get_binary_version`.
+ */
+export const BinaryVersionResponse = openStruct({
+  version: Schema.String,
+  buildTime: optional(Schema.String),
+  oldestDesktopSdk: optional(Schema.String)
+})
+
+export type BinaryVersionResponse = typeof BinaryVersionResponse.Type
+
+/**
+ * The reply to `get_settings`: the effective settings, each source's own, and
+ * what the session applies.
+ */
+export const SettingsResponse = openStruct({
+  effective: JsonObject,
+  sources: Schema.Array(openStruct({ source: Schema.String, settings: JsonObject })),
+  applied: optional(JsonObject)
+})
+
+export type SettingsResponse = typeof SettingsResponse.Type
+
+/**
+ * The reply to `get_status`: the sections `/status` shows.
+ */
+export const StatusResponse = openStruct({
+  sections: Schema.Array(openStruct({
+    title: Schema.String,
+    rows: Schema.Array(openStruct({ label: Schema.String, value: Json }))
+  }))
+})
+
+export type StatusResponse = typeof StatusResponse.Type
+
+/**
+ * The reply to `list_permission_rules`.
+ */
+export const PermissionRulesResponse = openStruct({
+  state: openStruct({
+    rules: Schema.Array(openStruct({ behavior: Schema.String, source: Schema.String, rule: Json })),
+    workspaceDirectories: optional(Schema.Array(Json)),
+    originalCwd: optional(Schema.String),
+    managedOnly: optional(Schema.Boolean)
+  })
+})
+
+export type PermissionRulesResponse = typeof PermissionRulesResponse.Type
+
+/**
+ * The reply to `get_hooks_listing` (SDK callback hooks are not listed).
+ */
+export const HooksListingResponse = openStruct({
+  events: Schema.Array(Json),
+  hooks: Schema.Array(Json),
+  eventCatalog: optional(Schema.Array(openStruct({
+    name: Schema.String,
+    summary: optional(Schema.String),
+    supportsMatcher: optional(Schema.Boolean)
+  })))
+})
+
+export type HooksListingResponse = typeof HooksListingResponse.Type
+
+/**
+ * The reply to `file_suggestions`.
+ */
+export const FileSuggestionsResponse = openStruct({
+  suggestions: Schema.Array(Json),
+  cwd: optional(Schema.String)
+})
+
+export type FileSuggestionsResponse = typeof FileSuggestionsResponse.Type
+
+/**
+ * The reply to `read_file`. `contents` is UTF-8 text (`lossy` when the bytes
+ * were not all valid UTF-8) or base64 (`encoding: "base64"`).
+ */
+export const ReadFileResponse = openStruct({
+  contents: Schema.String,
+  absPath: Schema.String,
+  truncated: optional(Schema.Boolean),
+  encoding: optional(openLiteral("base64")),
+  lossy: optional(Schema.Boolean),
+  requested_path: optional(Schema.String)
+})
+
+export type ReadFileResponse = typeof ReadFileResponse.Type
+
+/**
+ * The reply to `reload_skills`: the skills as slash commands.
+ */
+export const ReloadSkillsResponse = openStruct({
+  skills: Schema.Array(SlashCommand)
+})
+
+export type ReloadSkillsResponse = typeof ReloadSkillsResponse.Type
+
+/**
+ * The reply to `reload_output_styles`: every style name, built-in and custom.
+ */
+export const ReloadOutputStylesResponse = openStruct({
+  available_output_styles: Schema.Array(Schema.String)
+})
+
+export type ReloadOutputStylesResponse = typeof ReloadOutputStylesResponse.Type
+
+/**
+ * A plugin loaded in the session.
+ */
+export const PluginInfo = openStruct({
+  name: Schema.String,
+  path: Schema.String,
+  source: optional(Schema.String),
+  version: optional(Schema.String)
+})
+
+export type PluginInfo = typeof PluginInfo.Type
+
+/**
+ * The reply to `reload_plugins`: the session's commands, agents, plugins and
+ * MCP servers after the reload. With `hold_on_cache_impact`, `held: true`
+ * says nothing was applied and `cache_impact` what applying would change.
+ */
+export const ReloadPluginsResponse = openStruct({
+  commands: Schema.Array(SlashCommand),
+  agents: Schema.Array(AgentInfo),
+  plugins: Schema.Array(PluginInfo),
+  mcpServers: Schema.Array(McpServerStatus),
+  error_count: JsonNumber,
+  held: optional(Schema.Boolean),
+  cache_impact: optional(Json)
+})
+
+export type ReloadPluginsResponse = typeof ReloadPluginsResponse.Type
+
+/**
+ * The reply to `get_task_output`: the end (at most 8 KiB) of a background
+ * shell task's output.
+ */
+export const TaskOutputResponse = openStruct({
+  output: Schema.String,
+  total_bytes: optional(JsonNumber),
+  truncated: optional(Schema.Boolean)
+})
+
+export type TaskOutputResponse = typeof TaskOutputResponse.Type
+
+/**
+ * The reply to `background_tasks` (`{}` from CLI 2.1.328; a later CLI says
+ * `backgrounded: false` when `tool_use_id` matched no foreground task).
+ */
+export const BackgroundTasksResponse = openStruct({
+  backgrounded: optional(Schema.Boolean)
+})
+
+export type BackgroundTasksResponse = typeof BackgroundTasksResponse.Type
+
+/**
+ * The reply to `cancel_async_message`.
+ */
+export const CancelAsyncMessageResponse = openStruct({
+  cancelled: Schema.Boolean
+})
+
+export type CancelAsyncMessageResponse = typeof CancelAsyncMessageResponse.Type
