@@ -26,6 +26,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { OptionsError } from "./ClaudeError.js"
+import * as GuardedRun from "./internal/guardedRun.js"
 import * as McpServerModel from "./internal/mcpServerModel.js"
 import { formatIssue } from "./internal/options/issues.js"
 import * as mapping from "./internal/options/mapping.js"
@@ -751,8 +752,9 @@ export const defaults: {
 } = {
   controlTimeout: Duration.seconds(30),
   initializeTimeout: Duration.seconds(60),
-  hookTimeout: Duration.seconds(60),
-  permissionTimeout: Duration.seconds(60),
+  // The guarded run's defaults: one place for every handler's default timeout.
+  hookTimeout: GuardedRun.defaultTimeouts.hook,
+  permissionTimeout: GuardedRun.defaultTimeouts.permission,
   closeGracePeriod: Duration.seconds(5),
   maxLineBytes: 256 * 1024 * 1024
 }

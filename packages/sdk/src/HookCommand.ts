@@ -17,8 +17,9 @@
  * and {@link install} (or `claude-effect-hooks install`) adds it to a settings
  * file. The program answers as a session would: the hooks whose event and
  * matcher select the input run at once through the same dispatch as the SDK
- * (`HookRegistry.dispatchHook`: timeout, error recovery, fallback), and their
- * answers are combined by the CLI's precedence (deny > ask > allow > defer).
+ * (`HookRegistry`'s guarded run: timeout, error recovery, fallback), and
+ * their answers are combined by the CLI's precedence (`HookRegistry.combine`:
+ * deny > ask > allow > defer).
  *
  * Exit codes, as verified on the CLI 2.1.328 (see docs/command-hooks.md):
  * - `0` with the output JSON on stdout, for every answer but a deny;
@@ -36,19 +37,15 @@
  */
 import type * as FileSystem from "@effect/platform/FileSystem"
 import type * as Path from "@effect/platform/Path"
-import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
-import type * as HookRegistry from "./HookRegistry.js"
+import * as HookRegistry from "./HookRegistry.js"
 import * as internal from "./internal/hookCommand.js"
+import * as base from "./internal/hookCommandBase.js"
 import * as internalInstall from "./internal/hookCommandInstall.js"
 import * as internalNode from "./internal/hookCommandNode.js"
 import type * as Protocol from "./Protocol.js"
-
-// The functions below call into the internals lazily: the internals import this module (for
-// HookCommandError and Stdio), and an internal module may be the entry (the CLI's is).
 
 // -----------------------------------------------------------------------------
 // Errors
@@ -61,30 +58,13 @@ import type * as Protocol from "./Protocol.js"
  * @since 0.1.0
  * @category Errors
  */
-export class HookCommandError extends Schema.TaggedError<HookCommandError>("@claude-effect/sdk/HookCommandError")(
-  "HookCommandError",
-  {
-    reason: Schema.Literal(
-      "StdinFailed",
-      "StdinTooLarge",
-      "InvalidSettings",
-      "SettingsReadFailed",
-      "SettingsWriteFailed",
-      "InvalidOptions"
-    ),
-    /** The file concerned, if any. */
-    path: Schema.optional(Schema.String),
-    detail: Schema.String,
-    cause: Schema.optional(Schema.Defect)
-  }
-) {
-  /**
-   * @since 0.1.0
-   */
-  override get message(): string {
-    return this.path !== undefined ? `${this.detail} (${this.path})` : this.detail
-  }
-}
+export const HookCommandError: typeof base.HookCommandError = base.HookCommandError
+
+/**
+ * @since 0.1.0
+ * @category Errors
+ */
+export type HookCommandError = base.HookCommandError
 
 // -----------------------------------------------------------------------------
 // Stdio
@@ -97,25 +77,27 @@ export class HookCommandError extends Schema.TaggedError<HookCommandError>("@cla
  * @since 0.1.0
  * @category Tags
  */
-export class Stdio extends Context.Tag("@claude-effect/sdk/HookCommand/Stdio")<Stdio, Stdio.Service>() {}
+export const Stdio: typeof base.Stdio = base.Stdio
+
+/**
+ * @since 0.1.0
+ * @category Tags
+ */
+export type Stdio = base.Stdio
 
 /**
  * @since 0.1.0
  */
 export declare namespace Stdio {
   /**
+   * `readAll` reads the hook input, as UTF-8 text: stdin up to its end (the
+   * Node one also stops at the first complete JSON object); it fails beyond
+   * `maxBytes`.
+   *
    * @since 0.1.0
    * @category Models
    */
-  export interface Service {
-    /**
-     * The hook input, as UTF-8 text: stdin up to its end (the Node one also
-     * stops at the first complete JSON object); fails beyond `maxBytes`.
-     */
-    readonly readAll: (maxBytes: number) => Effect.Effect<string, HookCommandError>
-    readonly writeStdout: (text: string) => Effect.Effect<void>
-    readonly writeStderr: (text: string) => Effect.Effect<void>
-  }
+  export interface Service extends base.StdioService {}
 }
 
 /**
@@ -155,22 +137,6 @@ export interface RunOptions {
 }
 
 /**
- * One hook's part in an answer.
- *
- * @since 0.1.0
- * @category Models
- */
-export interface HookRun {
-  readonly name: string
-  readonly matcher: string | undefined
-  /** The hook's own output, after its dispatch (fallback included). */
-  readonly output: Protocol.SyncHookOutput
-  readonly decision: HookRegistry.Decision
-  readonly fallback: HookRegistry.FallbackReason | undefined
-  readonly durationMillis: number
-}
-
-/**
  * Why the whole program answered with the event's fallback.
  *
  * @since 0.1.0
@@ -196,16 +162,17 @@ export interface Outcome {
   /** Diagnostics for stderr (bad input, fallbacks, the deny reason), or "". */
   readonly stderr: string
   /** The hooks that ran, in registration order. */
-  readonly runs: ReadonlyArray<HookRun>
+  readonly runs: ReadonlyArray<HookRegistry.HookRun>
   readonly fallback: ProgramFallback | undefined
 }
 
 /**
  * Answers one hook input (the text the CLI wrote on stdin) with the hooks of
  * `layers`: decodes it with `Protocol.HookInput`, runs the hooks whose event
- * and matcher select it, at once, each through `HookRegistry.dispatchHook`,
- * and combines their answers. Never fails: bad input, a layer that fails to
- * build, a defect or the deadline all answer with the event's fallback.
+ * and matcher select it, at once, each through the registry's guarded run
+ * (`HookRegistry.Service.run`), and combines their answers. Never fails: bad
+ * input, a layer that fails to build, a defect or the deadline all answer
+ * with the event's fallback.
  *
  * @since 0.1.0
  * @category Running
@@ -214,23 +181,17 @@ export const respond: <E, R>(
   layers: Layer.Layer<never, E, R>,
   stdin: string,
   options?: RunOptions
-) => Effect.Effect<Outcome, never, R> = (layers, stdin, options) => internal.respond(layers, stdin, options)
+) => Effect.Effect<Outcome, never, R> = internal.respond
 
 /**
  * Combines the answers of several hooks to one input into one output, with
- * the CLI's precedence: for permission decisions (PreToolUse,
- * PermissionRequest, PreModelSwitch) deny > ask > allow > defer (a
- * top-level `decision: "block"` counts as deny, `"approve"` as allow; the
- * first hook at the winning rank gives the reason; the last rewrite of the
- * input wins, and none survives a deny); every block reason, context and
- * system message is kept; the first `continue: false` halts. One output is
- * returned as it is.
+ * the CLI's precedence: `HookRegistry.combine`, the one combining of the SDK.
  *
  * @since 0.1.0
  * @category Combinators
  */
-export const combine = (event: string, outputs: ReadonlyArray<Protocol.SyncHookOutput>): Protocol.SyncHookOutput =>
-  internal.combine(event, outputs)
+export const combine: (event: string, outputs: ReadonlyArray<Protocol.SyncHookOutput>) => Protocol.SyncHookOutput =
+  HookRegistry.combine
 
 /**
  * Reads the input from {@link Stdio}, answers it with {@link respond} and
@@ -242,7 +203,7 @@ export const combine = (event: string, outputs: ReadonlyArray<Protocol.SyncHookO
 export const run: <E, R>(
   layers: Layer.Layer<never, E, R>,
   options?: RunOptions
-) => Effect.Effect<0 | 2, never, R | Stdio> = (layers, options) => internal.run(layers, options)
+) => Effect.Effect<0 | 2, never, R | Stdio> = internal.run
 
 /**
  * @since 0.1.0
@@ -282,8 +243,7 @@ export const main: <E, R = never>(
       readonly platform: Layer.Layer<R, unknown>
     }
   ]
-) => void =
-  ((layers: Layer.Layer<never, unknown, any>, options?: MainOptions<any>) => internalNode.main(layers, options)) as any
+) => void = internalNode.main as any
 
 // -----------------------------------------------------------------------------
 // Installing
@@ -348,8 +308,7 @@ export interface InstallResult {
  */
 export const install: (
   options: InstallOptions
-) => Effect.Effect<InstallResult, HookCommandError, FileSystem.FileSystem | Path.Path> = (options) =>
-  internalInstall.install(options)
+) => Effect.Effect<InstallResult, HookCommandError, FileSystem.FileSystem | Path.Path> = internalInstall.install
 
 /**
  * Where a settings target lives.
@@ -360,4 +319,4 @@ export const install: (
 export const settingsPath: (
   settings: SettingsTarget,
   cwd?: string | undefined
-) => Effect.Effect<string, never, Path.Path> = (settings, cwd) => internalInstall.settingsPath(settings, cwd)
+) => Effect.Effect<string, never, Path.Path> = internalInstall.settingsPath

@@ -19,7 +19,7 @@ import * as Effect from "effect/Effect"
 import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
 import type * as HookResult from "./HookResult.js"
-import { currentHooks, type HookContext as InternalHookContext, nextOrder } from "./internal/hookRegistrations.js"
+import { currentHooks, nextOrder } from "./internal/hookRegistry.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
@@ -28,7 +28,16 @@ import type * as Protocol from "./Protocol.js"
  * @since 0.1.0
  * @category Models
  */
-export interface HookContext extends InternalHookContext {}
+export interface HookContext {
+  /** The hook's event. */
+  readonly event: string
+  /** The hook's callback id (see `HookRegistry`). */
+  readonly callbackId: string
+  /** The id of the `hook_callback` control request. */
+  readonly requestId: string
+  /** The tool use's id, for tool events. */
+  readonly toolUseId: string | undefined
+}
 
 /**
  * @since 0.1.0

@@ -2,40 +2,32 @@
  * The hooks of one session: every handler contributed by the hook layers in
  * scope, each with its callback id. It builds the `hooks` map of the
  * initialize request and answers `hook_callback` requests by running the
- * handler under its timeout and error recovery: a handler that fails, dies,
+ * handler through the SDK's guarded run: a handler that fails, dies,
  * outlives its timeout or answers garbage is logged with its cause and
- * answered with the fallback (deny for PreToolUse and PermissionRequest, `{}`
- * elsewhere). The session never crashes because a hook did.
+ * answered with the fallback (deny for the permission events PreToolUse,
+ * PermissionRequest and PreModelSwitch, `{}` elsewhere). The session never
+ * crashes because a hook did.
+ *
+ * The registry is also where the CLI's rules live: which hooks it calls for
+ * an input ({@link selects}) and how it combines their answers
+ * ({@link tally}, {@link combine}). Command hooks (`HookCommand`) and the
+ * testkit's `HookTest` run and combine hooks through it, so that all three
+ * answer alike.
  *
  * @since 0.1.0
  */
-import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import type * as Tracer from "effect/Tracer"
 import type { InboundHandler } from "./ControlRouter.js"
-import * as HookResult from "./HookResult.js"
-import * as AnswerIssues from "./internal/answerIssues.js"
-import * as Deadline from "./internal/deadline.js"
-import * as HookMatchers from "./internal/hookMatchers.js"
-import {
-  currentHooks,
-  type HookContext,
-  type HookRegistration,
-  registrationsInOrder
-} from "./internal/hookRegistrations.js"
-import * as InternalTelemetry from "./internal/telemetry.js"
-// The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
-import * as ProtocolHooks from "./internal/protocol/hooks.js"
+import type * as HookLayer from "./HookLayer.js"
+import * as internal from "./internal/hookRegistry.js"
 import type * as Protocol from "./Protocol.js"
-import * as Telemetry from "./Telemetry.js"
+
+// -----------------------------------------------------------------------------
+// Service
+// -----------------------------------------------------------------------------
 
 /**
  * @since 0.1.0
@@ -55,6 +47,7 @@ export declare namespace HookRegistry {
    * @category Models
    */
   export interface Service {
+    /** Every registered hook, in registration order. */
     readonly hooks: ReadonlyArray<RegisteredHook>
     /** The `hooks` field of the initialize request, or undefined when there are none. */
     readonly initializeHooks: Protocol.InitializeRequest["hooks"] | undefined
@@ -62,42 +55,108 @@ export declare namespace HookRegistry {
     readonly dispatch: (
       callbackId: string,
       input: Protocol.HookInput,
-      context: { readonly requestId: string; readonly toolUseId: string | undefined }
-    ) => Effect.Effect<DispatchOutcome>
+      context: DispatchContext
+    ) => Effect.Effect<HookRun>
+    /**
+     * Runs every hook the CLI would call for `input` (same event, a matcher
+     * that selects it), all at once as the CLI does. Never fails. The runs
+     * are in registration order; {@link combine} or {@link tally} them.
+     */
+    readonly run: (input: Protocol.HookInput, context: DispatchContext) => Effect.Effect<ReadonlyArray<HookRun>>
     /** The router's handler for `hook_callback`. */
     readonly inboundHandler: InboundHandler
   }
 }
 
+// -----------------------------------------------------------------------------
+// Models
+// -----------------------------------------------------------------------------
+
 /**
+ * What a hook layer registers.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface HookRegistration {
+  readonly event: string
+  readonly matcher: string | undefined
+  readonly timeout: Duration.DurationInput | undefined
+  /**
+   * Cleared when the hook layer's scope closes. Layers merged with
+   * `Layer.mergeAll` are built in other fibers, whose FiberRef restore does not
+   * reach the fiber that provided them: this flag is what retires them.
+   */
+  readonly active: { current: boolean }
+  /** When the hook layer was built: hooks are registered in this order. */
+  readonly order: number
+  /** A label for logs and traces (defaults to the event and matcher). */
+  readonly name: string
+  /** The handler with the application's context already provided. */
+  readonly handler: (
+    input: Protocol.HookInput,
+    context: HookLayer.HookContext
+  ) => Effect.Effect<HookLayer.HookAnswer, unknown>
+}
+
+/**
+ * A registration with its callback id and its timeout resolved.
+ *
  * @since 0.1.0
  * @category Models
  */
 export interface RegisteredHook extends HookRegistration {
   readonly callbackId: string
+  readonly timeout: Duration.Duration
   readonly timeoutMillis: number
 }
 
 /**
- * How a dispatch went: the output sent, and when the fallback was used, why.
+ * Where a dispatch comes from: the control request's id, and the tool use's
+ * id for tool events.
  *
  * @since 0.1.0
  * @category Models
  */
-export interface DispatchOutcome {
+export interface DispatchContext {
+  readonly requestId: string
+  readonly toolUseId: string | undefined
+}
+
+/**
+ * One hook's answer to one input, after its guarded run.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface HookRun {
+  /** The hook's name (`HookOptions.name`, or the event and matcher). */
+  readonly name: string
+  readonly event: string
+  readonly matcher: string | undefined
+  readonly callbackId: string
+  /** The `hook_callback` response body the CLI gets (the fallback's, when it answered). */
   readonly output: Protocol.SyncHookOutput
+  /** What `output` says, as recorded in spans and metrics. */
   readonly decision: Decision
+  /** Why the fallback answered instead of the handler, if it did. */
   readonly fallback: FallbackReason | undefined
   readonly durationMillis: number
 }
 
 /**
+ * What an answer says: the label of the `claude.decision` span attribute and
+ * of the decision metrics (a permission gate's answer is `allow` or `deny`).
+ *
  * @since 0.1.0
  * @category Models
  */
 export type Decision = "allow" | "deny" | "ask" | "defer" | "block" | "halt" | "context" | "rewrite" | "empty" | "other"
 
 /**
+ * Why a fallback answered: the handler's (`timeout`, `failure`, `defect`,
+ * `invalid_output`), or a callback id the registry does not know.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -108,16 +167,13 @@ export type FallbackReason = "timeout" | "failure" | "defect" | "invalid_output"
  * @category Models
  */
 export interface MakeOptions {
-  /** The timeout of hooks that set none (default 60 s). */
+  /** The timeout of hooks that set none (default: the session's `hookTimeout`, 60 s). */
   readonly defaultTimeout?: Duration.DurationInput | undefined
 }
 
-type HookMatcherConfig = NonNullable<Protocol.InitializeRequest["hooks"]>[string][number]
-
-const DEFAULT_TIMEOUT = Duration.seconds(60)
-
-// The CLI's own per-matcher timeout sits above ours, so that our fallback is what answers.
-const CLI_TIMEOUT_MARGIN_SECONDS = 5
+// -----------------------------------------------------------------------------
+// Matching
+// -----------------------------------------------------------------------------
 
 /**
  * Whether a matcher selects a value, with the CLI's rules: empty or `*`
@@ -129,8 +185,8 @@ const CLI_TIMEOUT_MARGIN_SECONDS = 5
  * @since 0.1.0
  * @category Matching
  */
-export const matches = (matcher: string | undefined, value: string | undefined, event = "PreToolUse"): boolean =>
-  HookMatchers.selects(event, matcher, value)
+export const matches: (matcher: string | undefined, value: string | undefined, event?: string) => boolean =
+  internal.matches
 
 /**
  * The value a matcher is compared with for an input: the tool name for tool
@@ -140,7 +196,7 @@ export const matches = (matcher: string | undefined, value: string | undefined, 
  * @since 0.1.0
  * @category Matching
  */
-export const matchValue: (input: Protocol.HookInput) => string | undefined = HookMatchers.matchValue
+export const matchValue: (input: Protocol.HookInput) => string | undefined = internal.matchValue
 
 /**
  * Whether the CLI calls `hook` for `input`: same event, and a matcher that
@@ -149,11 +205,14 @@ export const matchValue: (input: Protocol.HookInput) => string | undefined = Hoo
  * @since 0.1.0
  * @category Matching
  */
-export const selects = (
+export const selects: (
   hook: { readonly event: string; readonly matcher: string | undefined },
   input: Protocol.HookInput
-): boolean =>
-  hook.event === input.hook_event_name && HookMatchers.selects(hook.event, hook.matcher, HookMatchers.matchValue(input))
+) => boolean = internal.selects
+
+// -----------------------------------------------------------------------------
+// Precedence
+// -----------------------------------------------------------------------------
 
 /**
  * A permission decision a hook can vote for.
@@ -181,49 +240,45 @@ export interface Ballot {
 }
 
 /**
- * The events whose hooks vote on a permission (PreModelSwitch: on a model switch).
+ * What the CLI concludes from every answer to one input: the one reading of
+ * the CLI's precedence, which {@link combine} turns into one output and
+ * `HookTest` reports.
  *
  * @since 0.1.0
  * @category Precedence
  */
-export const votingEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest", "PreModelSwitch"])
-
-const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
+export interface Tally {
+  readonly event: string
+  /**
+   * The ballot that decides (permission events only), by the CLI's
+   * precedence: deny > ask > allow > defer, the first at the winning rank.
+   */
+  readonly winner: Ballot | undefined
+  /**
+   * The input the tool runs with when a hook rewrote it: the last rewrite, in
+   * order; none after a deny or a defer (PermissionRequest: only with an allow).
+   */
+  readonly updatedInput: Record<string, unknown> | undefined
+  /** Whether any hook answered `decision: "block"`, and their reasons, in order. */
+  readonly blocked: boolean
+  readonly blockReasons: ReadonlyArray<string>
+  /** The first `decision: "approve"`, if any. */
+  readonly approved: { readonly reason: string | undefined } | undefined
+  /** Whether any hook answered `continue: false`, and the first one's `stopReason`. */
+  readonly halted: boolean
+  readonly stopReason: string | undefined
+  readonly suppressOutput: boolean
+  /** Every `additionalContext`, in order. */
+  readonly additionalContext: ReadonlyArray<string>
+  /** Every `systemMessage`, in order. */
+  readonly systemMessages: ReadonlyArray<string>
+}
 
 /**
  * @since 0.1.0
  * @category Precedence
  */
-export const ballotOf = (event: string, output: Protocol.SyncHookOutput): Ballot => {
-  const o = output as Record<string, any>
-  const specific = isRecord(o.hookSpecificOutput) ? o.hookSpecificOutput : undefined
-  const topReason = typeof o.reason === "string" ? o.reason : undefined
-  let vote: PermissionVote | undefined = o.decision === "approve" ? "allow" : undefined
-  let reason = vote !== undefined ? topReason : undefined
-  let updatedInput: Record<string, unknown> | undefined
-  let decision: Record<string, unknown> | undefined
-  if (specific !== undefined) {
-    if (event !== "PermissionRequest" && typeof specific.permissionDecision === "string") {
-      vote = specific.permissionDecision as PermissionVote
-      reason = typeof specific.permissionDecisionReason === "string" ? specific.permissionDecisionReason : topReason
-    }
-    if (event === "PermissionRequest" && isRecord(specific.decision)) {
-      decision = specific.decision
-      vote = specific.decision.behavior === "allow" ? "allow" : "deny"
-      reason = typeof specific.decision.message === "string" ? specific.decision.message : undefined
-      if (vote === "allow" && isRecord(specific.decision.updatedInput)) updatedInput = specific.decision.updatedInput
-    }
-    if (isRecord(specific.updatedInput)) updatedInput = specific.updatedInput
-  }
-  if (o.decision === "block") {
-    vote = "deny"
-    reason = reason ?? topReason
-    decision = undefined
-  }
-  return { vote, reason, updatedInput, decision }
-}
-
-const voteRank: Record<PermissionVote, number> = { deny: 3, ask: 2, allow: 1, defer: 0 }
+export const ballotOf: (event: string, output: Protocol.SyncHookOutput) => Ballot = internal.ballotOf
 
 /**
  * The ballot that decides, by the CLI's precedence: deny > ask > allow >
@@ -232,145 +287,61 @@ const voteRank: Record<PermissionVote, number> = { deny: 3, ask: 2, allow: 1, de
  * @since 0.1.0
  * @category Precedence
  */
-export const winningBallot = (ballots: ReadonlyArray<Ballot>): Ballot | undefined => {
-  let winner: Ballot | undefined
-  for (const ballot of ballots) {
-    if (ballot.vote !== undefined && (winner === undefined || voteRank[ballot.vote] > voteRank[winner.vote!])) {
-      winner = ballot
-    }
-  }
-  return winner
-}
+export const winningBallot: (ballots: ReadonlyArray<Ballot>) => Ballot | undefined = internal.winningBallot
 
 /**
- * The last rewrite of the tool input among the ballots, in order.
+ * Reads every answer to one input as the CLI does (see {@link Tally}).
  *
  * @since 0.1.0
  * @category Precedence
  */
-export const lastRewrite = (ballots: ReadonlyArray<Ballot>): Record<string, unknown> | undefined =>
-  ballots.reduce<Ballot["updatedInput"]>((last, ballot) => ballot.updatedInput ?? last, undefined)
-
-const decisionOf = (output: Protocol.SyncHookOutput): Decision => {
-  const o = output as Record<string, any>
-  if (o.continue === false) return "halt"
-  const specific = o.hookSpecificOutput as Record<string, any> | undefined
-  if (specific?.permissionDecision !== undefined) return specific.permissionDecision as Decision
-  if (specific?.decision?.behavior === "allow") return specific.decision.updatedInput ? "rewrite" : "allow"
-  if (specific?.decision?.behavior === "deny") return "deny"
-  if (o.decision === "block") return "block"
-  if (o.decision === "approve") return "allow"
-  if (specific?.updatedInput !== undefined) return "rewrite"
-  if (specific?.additionalContext !== undefined) return "context"
-  return Object.keys(o).length === 0 ? "empty" : "other"
-}
-
-const validateSyncOutput = Schema.validateEither(ProtocolHooks.SyncHookOutput, { onExcessProperty: "preserve" })
-
-// What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
-const jsonSafe = <A>(output: A): Either.Either<A, string> => {
-  try {
-    JSON.stringify(output)
-    return Either.right(output)
-  } catch (error) {
-    return Either.left(`the output cannot be written as JSON: ${String(error)}`)
-  }
-}
-
-// An output whose hookEventName names another event makes the CLI fail the tool call with an
-// opaque error: catch it here, where the fallback can say why.
-const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
-  const safe = jsonSafe(output)
-  if (Either.isLeft(safe)) return Either.left(safe.left)
-  const valid = validateSyncOutput(output)
-  if (Either.isLeft(valid)) return Either.left(AnswerIssues.format(valid.left, "the hook output"))
-  const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
-    .hookSpecificOutput
-  if (specific !== undefined && specific.hookEventName !== event) {
-    return Either.left(`hookSpecificOutput.hookEventName is ${String(specific.hookEventName)}, not ${event}`)
-  }
-  return Either.right(valid.right)
-}
+export const tally: (event: string, outputs: ReadonlyArray<Protocol.SyncHookOutput>) => Tally = internal.tally
 
 /**
- * Runs one hook under its timeout and error recovery. Shared by sessions,
- * `HookTest` and command hooks, so that all three answer alike.
+ * Combines the answers of several hooks to one input into one output, with
+ * the CLI's precedence ({@link tally}): for permission decisions (PreToolUse,
+ * PermissionRequest, PreModelSwitch) deny > ask > allow > defer (a top-level
+ * `decision: "block"` counts as deny, `"approve"` as allow; the first hook at
+ * the winning rank gives the reason; the last rewrite of the input wins, and
+ * none survives a deny); every block reason, context and system message is
+ * kept; the first `continue: false` halts; other fields of
+ * `hookSpecificOutput` are the first hook's. One output is returned as it is.
+ *
+ * @since 0.1.0
+ * @category Precedence
+ */
+export const combine: (event: string, outputs: ReadonlyArray<Protocol.SyncHookOutput>) => Protocol.SyncHookOutput =
+  internal.combine
+
+// -----------------------------------------------------------------------------
+// Dispatch
+// -----------------------------------------------------------------------------
+
+/**
+ * What an output says (see {@link Decision}).
  *
  * @since 0.1.0
  * @category Dispatch
  */
-export const dispatchHook = (
-  hook: RegisteredHook,
-  input: Protocol.HookInput,
-  context: HookContext
-): Effect.Effect<DispatchOutcome> =>
-  Effect.useSpan(Telemetry.spans.hook, {
-    // A stack trace per span costs more than the rest of a control round trip.
-    captureStackTrace: false,
-    attributes: {
-      [Telemetry.attributes.event]: hook.event,
-      [Telemetry.attributes.hookName]: hook.name,
-      [Telemetry.attributes.callbackId]: hook.callbackId,
-      [Telemetry.attributes.requestId]: context.requestId,
-      ...(hook.matcher !== undefined ? { [Telemetry.attributes.matcher]: hook.matcher } : {}),
-      ...(context.toolUseId !== undefined ? { [Telemetry.attributes.toolUseId]: context.toolUseId } : {}),
-      ...(typeof (input as { tool_name?: unknown }).tool_name === "string"
-        ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
-        : {})
-    }
-  }, (span) => runHook(hook, input, context, span))
+export const decisionOf: (output: Protocol.SyncHookOutput) => Decision = internal.decisionOf
 
-// The hot path of every hook_callback: plain functions wherever no effect is needed.
-const runHook = (
+/**
+ * Runs one hook through the guarded run (its timeout, its fallback on
+ * failure, defect, timeout or invalid output), in a `claude.hook` span.
+ * Never fails.
+ *
+ * @since 0.1.0
+ * @category Dispatch
+ */
+export const dispatchHook: (
   hook: RegisteredHook,
   input: Protocol.HookInput,
-  context: HookContext,
-  span: Tracer.Span
-): Effect.Effect<DispatchOutcome> =>
-  Effect.clockWith((clock) => {
-    const started = clock.unsafeCurrentTimeMillis()
-    const done = (output: Protocol.SyncHookOutput, fallback: FallbackReason | undefined) =>
-      InternalTelemetry.recordHook(span, hook.event, {
-        output,
-        decision: decisionOf(output),
-        fallback,
-        durationMillis: clock.unsafeCurrentTimeMillis() - started
-      })
-    const fallbackWith = (reason: FallbackReason, cause: Cause.Cause<unknown> | string) =>
-      Effect.logWarning(`hook "${hook.name}" fell back (${reason})`, cause).pipe(
-        Effect.annotateLogs({
-          event: hook.event,
-          callbackId: hook.callbackId,
-          requestId: context.requestId,
-          ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
-        }),
-        Effect.withParentSpan(span),
-        Effect.zipRight(done(HookResult.fallbackOutput(hook.event, reason), reason))
-      )
-    return Effect.flatMap(
-      // The span is the handler's parent (set as its fiber is created), not this fiber's: it costs less.
-      Deadline.exitWithin(() => hook.handler(input, context), Duration.millis(hook.timeoutMillis), span),
-      Option.match({
-        onNone: () => fallbackWith("timeout", `timed out after ${hook.timeoutMillis} ms`),
-        onSome: Exit.match({
-          onFailure: (cause) => fallbackWith(Cause.isFailure(cause) ? "failure" : "defect", cause),
-          onSuccess: (answer) => {
-            const valid = answer === undefined || answer === null
-              ? Either.right({})
-              : !HookResult.isHookResult(answer)
-              ? validateOutput(hook.event, answer)
-              : answer._tag === "Output"
-              ? validateOutput(hook.event, answer.output)
-              // Built by toOutput, valid by construction: only user data (an updated input) can break it.
-              : jsonSafe(HookResult.toOutput(hook.event, answer))
-            return Either.isRight(valid)
-              ? done(valid.right, undefined)
-              : fallbackWith("invalid_output", valid.left)
-          }
-        })
-      })
-    )
-  })
+  context: HookLayer.HookContext
+) => Effect.Effect<HookRun> = internal.dispatchHook
+
+// -----------------------------------------------------------------------------
+// Constructors
+// -----------------------------------------------------------------------------
 
 /**
  * Registers the given hooks, numbering their callback ids.
@@ -378,79 +349,10 @@ const runHook = (
  * @since 0.1.0
  * @category Constructors
  */
-export const fromRegistrations = (
+export const fromRegistrations: (
   registrations: ReadonlyArray<HookRegistration>,
   options?: MakeOptions
-): HookRegistry.Service => {
-  const defaultMillis = Duration.toMillis(Duration.decode(options?.defaultTimeout ?? DEFAULT_TIMEOUT))
-  const hooks: ReadonlyArray<RegisteredHook> = registrations.map((registration, index) => ({
-    ...registration,
-    callbackId: `hook_${index}_${registration.event}`,
-    timeoutMillis: registration.timeout !== undefined
-      ? Duration.toMillis(Duration.decode(registration.timeout))
-      : defaultMillis
-  }))
-  const byId = new Map(hooks.map((hook) => [hook.callbackId, hook] as const))
-
-  let initializeHooks: Record<string, Array<HookMatcherConfig>> | undefined
-  for (const hook of hooks) {
-    initializeHooks ??= {}
-    const seconds = Number.isFinite(hook.timeoutMillis)
-      ? Math.ceil(hook.timeoutMillis / 1000) + CLI_TIMEOUT_MARGIN_SECONDS
-      : undefined
-    const entry: HookMatcherConfig = {
-      ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
-      hookCallbackIds: [hook.callbackId],
-      ...(seconds !== undefined ? { timeout: seconds } : {}),
-      // Should an answer ever fail to reach the CLI, a permission event still fails closed.
-      ...(HookResult.permissionEvents.has(hook.event) ? { onFailure: "block" as const } : {})
-    }
-    ;(initializeHooks[hook.event] ??= []).push(entry)
-  }
-
-  const dispatch: HookRegistry.Service["dispatch"] = (callbackId, input, context) => {
-    const hook = byId.get(callbackId)
-    if (hook === undefined) {
-      const event = input.hook_event_name
-      return Effect.logWarning(`hook_callback for an unknown callback id "${callbackId}"`).pipe(
-        Effect.as<DispatchOutcome>({
-          output: HookResult.fallbackOutput(event, "unknown callback id"),
-          decision: HookResult.permissionEvents.has(event) ? "deny" : "empty",
-          fallback: "unknown_callback",
-          durationMillis: 0
-        })
-      )
-    }
-    return dispatchHook(hook, input, { event: hook.event, callbackId, ...context })
-  }
-
-  return HookRegistry.of({
-    hooks,
-    initializeHooks: initializeHooks as Protocol.InitializeRequest["hooks"] | undefined,
-    dispatch,
-    inboundHandler: {
-      subtype: "hook_callback",
-      // An error reply would mean "no opinion" (the tool runs): answer the event's fallback instead.
-      undecodable: (raw) => {
-        const event = (raw as { input?: { hook_event_name?: unknown } })?.input?.hook_event_name
-        return HookResult.fallbackOutput(typeof event === "string" ? event : "PreToolUse", "undecodable input")
-      },
-      handle: (request, { requestId }) => {
-        const call = request as Protocol.HookCallbackRequest
-        return Effect.map(
-          dispatch(call.callback_id, call.input, {
-            requestId,
-            // For events without a tool the CLI sends a random id here: it names nothing, so leave it out.
-            toolUseId: typeof (call.input as { tool_use_id?: unknown }).tool_use_id === "string"
-              ? call.tool_use_id ?? undefined
-              : undefined
-          }),
-          (outcome) => outcome.output
-        )
-      }
-    }
-  })
-}
+) => HookRegistry.Service = internal.fromRegistrations
 
 /**
  * Collects the hooks of every hook layer in scope.
@@ -458,8 +360,7 @@ export const fromRegistrations = (
  * @since 0.1.0
  * @category Constructors
  */
-export const make = (options?: MakeOptions): Effect.Effect<HookRegistry.Service> =>
-  Effect.map(FiberRef.get(currentHooks), (hooks) => fromRegistrations(registrationsInOrder(hooks), options))
+export const make: (options?: MakeOptions) => Effect.Effect<HookRegistry.Service> = internal.make
 
 /**
  * @since 0.1.0

@@ -1,22 +1,26 @@
 /**
  * What a hook handler answers, in words rather than wire fields. Each result
  * is turned into the hook output the CLI expects for the event at hand:
- * `deny` is a `permissionDecision` for PreToolUse, a `decision.behavior` for
+ * `deny` is a `permissionDecision` for PreToolUse and PreModelSwitch, a `decision.behavior` for
  * PermissionRequest and a `decision: "block"` elsewhere.
  *
  * @since 0.1.0
  */
-import * as Data from "effect/Data"
-import * as Predicate from "effect/Predicate"
-// The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
-import * as ProtocolHooks from "./internal/protocol/hooks.js"
+import type * as Data from "effect/Data"
+import * as internal from "./internal/hookResult.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
  * @since 0.1.0
  * @category Type Ids
  */
-export const TypeId: unique symbol = Symbol.for("@claude-effect/sdk/HookResult")
+export const TypeId: unique symbol = internal.TypeId
+
+/**
+ * @since 0.1.0
+ * @category Type Ids
+ */
+export type TypeId = typeof TypeId
 
 /**
  * @since 0.1.0
@@ -45,90 +49,86 @@ export type HookResult = Data.TaggedEnum<{
   Output: { readonly output: Protocol.SyncHookOutput }
 }>
 
-const make = Data.taggedEnum<HookResult>()
-
-const tagged = <A extends HookResult>(a: A): A => Object.assign(a, { [TypeId]: TypeId })
-
 /**
  * @since 0.1.0
  * @category Guards
  */
-export const isHookResult = (u: unknown): u is HookResult => Predicate.hasProperty(u, TypeId)
+export const isHookResult: (u: unknown) => u is HookResult = internal.isHookResult
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const empty: HookResult = tagged(make.Empty())
+export const empty: HookResult = internal.empty
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const allow = (
+export const allow: (
   options?: {
     readonly reason?: string | undefined
     readonly updatedInput?: Readonly<Record<string, unknown>> | undefined
   }
-): HookResult => tagged(make.Allow({ reason: options?.reason, updatedInput: options?.updatedInput }))
+) => HookResult = internal.allow
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const deny = (reason: string): HookResult => tagged(make.Deny({ reason }))
+export const deny: (reason: string) => HookResult = internal.deny
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const ask = (reason: string): HookResult => tagged(make.Ask({ reason }))
+export const ask: (reason: string) => HookResult = internal.ask
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const defer: HookResult = tagged(make.Defer())
+export const defer: HookResult = internal.defer
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const block = (reason: string): HookResult => tagged(make.Block({ reason }))
+export const block: (reason: string) => HookResult = internal.block
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const halt = (stopReason: string): HookResult => tagged(make.Halt({ stopReason }))
+export const halt: (stopReason: string) => HookResult = internal.halt
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const additionalContext = (text: string): HookResult => tagged(make.AdditionalContext({ text }))
+export const additionalContext: (text: string) => HookResult = internal.additionalContext
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const updatedInput = (input: Readonly<Record<string, unknown>>): HookResult =>
-  tagged(make.UpdatedInput({ input }))
+export const updatedInput: (input: Readonly<Record<string, unknown>>) => HookResult = internal.updatedInput
 
 /**
  * @since 0.1.0
  * @category Constructors
  */
-export const output = (output: Protocol.SyncHookOutput): HookResult => tagged(make.Output({ output }))
+export const output: (output: Protocol.SyncHookOutput) => HookResult = internal.output
 
 /**
- * The events whose answer is a permission decision: a failing hook on them
- * is answered with a deny.
+ * The events whose answer is a permission decision (PreToolUse,
+ * PermissionRequest, PreModelSwitch): their hooks vote, and a failing hook
+ * on them is answered with a deny.
  *
  * @since 0.1.0
  * @category Constants
  */
-export const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "PermissionRequest"])
+export const permissionEvents: ReadonlySet<string> = internal.permissionEvents
 
 /**
  * The events whose hook-specific output takes `additionalContext`, read from
@@ -137,11 +137,7 @@ export const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "Per
  * @since 0.1.0
  * @category Constants
  */
-export const contextEvents: ReadonlySet<string> = new Set(
-  ProtocolHooks.HookSpecificOutput.members.flatMap((member) =>
-    "additionalContext" in member.fields ? [member.fields.hookEventName.literals[0] as string] : []
-  )
-)
+export const contextEvents: ReadonlySet<string> = internal.contextEvents
 
 /**
  * The wire output of a result for an event.
@@ -149,59 +145,7 @@ export const contextEvents: ReadonlySet<string> = new Set(
  * @since 0.1.0
  * @category Conversions
  */
-export const toOutput = (event: string, result: HookResult): Protocol.SyncHookOutput => {
-  const specific = (fields: Record<string, unknown>) =>
-    ({ hookSpecificOutput: { hookEventName: event, ...fields } }) as Protocol.SyncHookOutput
-  switch (result._tag) {
-    case "Empty":
-      return {}
-    case "Output":
-      return result.output
-    case "Halt":
-      return { continue: false, stopReason: result.stopReason }
-    case "AdditionalContext":
-      // Only some events take extra context; elsewhere the output would be invalid (and fall back).
-      return contextEvents.has(event) ? specific({ additionalContext: result.text }) : {}
-    case "Allow":
-      if (event === "PreToolUse") {
-        return specific({
-          permissionDecision: "allow",
-          ...(result.reason !== undefined ? { permissionDecisionReason: result.reason } : {}),
-          ...(result.updatedInput !== undefined ? { updatedInput: result.updatedInput } : {})
-        })
-      }
-      if (event === "PermissionRequest") {
-        return specific({
-          decision: {
-            behavior: "allow",
-            ...(result.updatedInput !== undefined ? { updatedInput: result.updatedInput } : {})
-          }
-        })
-      }
-      return {}
-    // Block and Deny say the same thing; each event has one way of saying it.
-    case "Deny":
-    case "Block":
-      if (event === "PreToolUse") {
-        return specific({ permissionDecision: "deny", permissionDecisionReason: result.reason })
-      }
-      if (event === "PermissionRequest") {
-        return specific({ decision: { behavior: "deny", message: result.reason } })
-      }
-      return { decision: "block", reason: result.reason }
-    case "Ask":
-      return event === "PreToolUse"
-        ? specific({ permissionDecision: "ask", permissionDecisionReason: result.reason })
-        : {}
-    case "Defer":
-      return event === "PreToolUse" ? specific({ permissionDecision: "defer" }) : {}
-    case "UpdatedInput":
-      if (event === "PermissionRequest") {
-        return specific({ decision: { behavior: "allow", updatedInput: result.input } })
-      }
-      return event === "PreToolUse" ? specific({ updatedInput: result.input }) : {}
-  }
-}
+export const toOutput: (event: string, result: HookResult) => Protocol.SyncHookOutput = internal.toOutput
 
 /**
  * The answer used when a handler fails, dies, times out or returns something
@@ -210,7 +154,4 @@ export const toOutput = (event: string, result: HookResult): Protocol.SyncHookOu
  * @since 0.1.0
  * @category Conversions
  */
-export const fallbackOutput = (event: string, why: string): Protocol.SyncHookOutput =>
-  permissionEvents.has(event) ?
-    toOutput(event, deny(`Denied: the ${event} hook did not give a valid answer (${why}); failing closed.`)) :
-    {}
+export const fallbackOutput: (event: string, why: string) => Protocol.SyncHookOutput = internal.fallbackOutput

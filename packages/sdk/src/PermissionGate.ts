@@ -1,30 +1,26 @@
 /**
  * The permission gate answers the CLI's `can_use_tool` questions. Its
  * presence adds `--permission-prompt-tool stdio`; without it the CLI decides
- * alone (and denies what would need asking). The handler runs under a timeout
- * and error recovery: whatever goes wrong — a failure, a defect, a timeout, an
- * answer that is not a valid permission result — is logged and answered with
- * a deny. The CLI itself never times these requests out.
+ * alone (and denies what would need asking). The handler runs through the
+ * SDK's guarded run, like hooks and MCP tools: whatever goes wrong — a
+ * failure, a defect, a timeout, an answer that is not a valid permission
+ * result or cannot be written as JSON — is logged and answered with a deny.
+ * The CLI itself never times these requests out.
  *
  * @since 0.1.0
  */
-import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type * as Tracer from "effect/Tracer"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as AnswerIssues from "./internal/answerIssues.js"
-import * as Deadline from "./internal/deadline.js"
-import * as InternalTelemetry from "./internal/telemetry.js"
-import * as PermissionResult from "./PermissionResult.js"
-// The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
+import * as GuardedRun from "./internal/guardedRun.js"
+// The permission schemas only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolPermissions from "./internal/protocol/permissions.js"
+import * as PermissionResult from "./PermissionResult.js"
 import type * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
 
@@ -65,10 +61,14 @@ export interface PermissionContext {
 }
 
 /**
+ * How one `can_use_tool` went: the result sent, and when the deny fallback
+ * answered, why.
+ *
  * @since 0.1.0
  * @category Models
  */
-export interface Decision {
+export interface Outcome {
+  /** The `can_use_tool` response the CLI gets. */
   readonly result: Protocol.PermissionResult
   readonly fallback: "timeout" | "failure" | "defect" | "invalid_output" | undefined
   readonly durationMillis: number
@@ -92,15 +92,36 @@ export interface Options {
   readonly timeout?: Duration.DurationInput | undefined
 }
 
-const DEFAULT_TIMEOUT = Duration.seconds(60)
-
 const validateResult = Schema.validateEither(ProtocolPermissions.PermissionResult, { onExcessProperty: "preserve" })
 
+const policy: GuardedRun.Policy<Protocol.PermissionResult> = {
+  kind: "permission",
+  fallsBack: "fell back to deny",
+  validate: (answer) =>
+    Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the permission result")),
+  fallback: (reason) =>
+    PermissionResult.deny(`Denied: the permission gate did not give a valid answer (${reason}); failing closed.`),
+  decisionOf: (result) => result.behavior,
+  decisions: Telemetry.permissionDecisions,
+  decisionTag: "tool"
+}
+
+const toOutcome: GuardedRun.Finish<Protocol.PermissionResult, Outcome> = (
+  result,
+  _decision,
+  fallback,
+  durationMillis
+) => ({
+  result,
+  fallback,
+  durationMillis
+})
+
 /**
- * Runs the gate on one request under its timeout and error recovery. Never
- * fails: a failure, a defect, a timeout or an answer that is not a valid
- * permission result is logged and becomes a deny. Shared by sessions and
- * `HookTest`, so both answer alike.
+ * Runs the gate on one request through the SDK's guarded run, in a
+ * `claude.permission` span. Never fails: a failure, a defect, a timeout or an
+ * answer that is not a valid permission result is logged and becomes a deny.
+ * Shared by sessions and `HookTest`, so both answer alike.
  *
  * @since 0.1.0
  * @category Decisions
@@ -109,8 +130,8 @@ export const decide = (
   gate: PermissionGate.Service,
   request: Protocol.CanUseToolRequest,
   context: PermissionContext,
-  defaultTimeout: Duration.DurationInput = DEFAULT_TIMEOUT
-): Effect.Effect<Decision> =>
+  defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.permission
+): Effect.Effect<Outcome> =>
   Effect.useSpan(Telemetry.spans.permission, {
     // A stack trace per span costs more than the rest of a control round trip.
     captureStackTrace: false,
@@ -119,58 +140,15 @@ export const decide = (
       [Telemetry.attributes.requestId]: context.requestId,
       [Telemetry.attributes.toolUseId]: context.toolUseId
     }
-  }, (span) => runGate(gate, request, context, defaultTimeout, span))
-
-// The hot path of every can_use_tool: plain functions wherever no effect is needed.
-const runGate = (
-  gate: PermissionGate.Service,
-  request: Protocol.CanUseToolRequest,
-  context: PermissionContext,
-  defaultTimeout: Duration.DurationInput,
-  span: Tracer.Span
-): Effect.Effect<Decision> =>
-  Effect.clockWith((clock) => {
-    const started = clock.unsafeCurrentTimeMillis()
-    const timeout = gate.timeout ?? Duration.decode(defaultTimeout)
-    const done = (result: Protocol.PermissionResult, fallback: Decision["fallback"]) =>
-      InternalTelemetry.recordPermission(span, request.tool_name, {
-        result,
-        fallback,
-        durationMillis: clock.unsafeCurrentTimeMillis() - started
-      })
-    const fallback = (reason: NonNullable<Decision["fallback"]>, cause: Cause.Cause<unknown> | string) =>
-      Effect.logWarning(`permission gate fell back to deny (${reason})`, cause).pipe(
-        Effect.annotateLogs({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId }),
-        Effect.withParentSpan(span),
-        Effect.zipRight(done(
-          PermissionResult.deny(`Denied: the permission gate did not give a valid answer (${reason}); failing closed.`),
-          reason
-        ))
-      )
-    return Effect.flatMap(
-      // The span is the handler's parent (set as its fiber is created), not this fiber's: it costs less.
-      Deadline.exitWithin(() => gate.handler(request, context), timeout, span),
-      Option.match({
-        onNone: () => fallback("timeout", `timed out after ${Duration.format(timeout)}`),
-        onSome: Exit.match({
-          onFailure: (cause) => fallback(Cause.isFailure(cause) ? "failure" : "defect", cause),
-          onSuccess: (result) => {
-            const valid = validateResult(result)
-            if (Either.isLeft(valid)) {
-              return fallback("invalid_output", AnswerIssues.format(valid.left, "the permission result"))
-            }
-            // What cannot be written as JSON (a BigInt, a cycle) would never reach the CLI, which then waits.
-            try {
-              JSON.stringify(valid.right)
-            } catch (error) {
-              return fallback("invalid_output", `the result cannot be written as JSON: ${String(error)}`)
-            }
-            return done(valid.right, undefined)
-          }
-        })
-      })
-    )
-  })
+  }, (span) =>
+    GuardedRun.run(policy, {
+      subject: "permission gate",
+      evaluate: () => gate.handler(request, context),
+      timeout: gate.timeout ?? Duration.decode(defaultTimeout),
+      span,
+      decisionTagValue: request.tool_name,
+      annotations: () => ({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId })
+    }, toOutcome))
 
 /**
  * The router's handler for `can_use_tool`.

@@ -33,25 +33,12 @@ import * as shell from "./internal/shell.js"
 // -----------------------------------------------------------------------------
 
 /**
- * One hook's answer.
+ * One hook's answer: the registry's own record of a run.
  *
  * @since 0.1.0
  * @category Models
  */
-export interface HookRun {
-  /** The hook's name (`HookOptions.name`, or the event and matcher). */
-  readonly name: string
-  readonly event: string
-  readonly matcher: string | undefined
-  readonly callbackId: string
-  /** The `hook_callback` response body the CLI would get. */
-  readonly output: Protocol.SyncHookOutput
-  /** The runtime's reading of `output`. */
-  readonly decision: HookRegistry.Decision
-  /** Why the fallback answered instead of the handler, if it did. */
-  readonly fallback: HookRegistry.FallbackReason | undefined
-  readonly durationMillis: number
-}
+export type HookRun = HookRegistry.HookRun
 
 /**
  * A permission decision, as a hook gives it.
@@ -118,46 +105,29 @@ export interface DecideOptions {
 // Combining
 // -----------------------------------------------------------------------------
 
-const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
-
 /**
- * Combines the answers of several hooks to one input as the CLI does:
- * permission decisions by precedence (deny > ask > allow > defer, the first
- * hook at the winning rank gives the reason), the last rewrite of the input,
- * and every block, halt, context and system message.
+ * Combines the answers of several hooks to one input as the CLI does — the
+ * SDK's own reading (`HookRegistry.tally`), the same that command hooks
+ * answer with: permission decisions by precedence (deny > ask > allow >
+ * defer, the first hook at the winning rank gives the reason), the last
+ * rewrite of the input, and every block, halt, context and system message.
  *
  * @since 0.1.0
  * @category Combinators
  */
 export const combine = (event: string, runs: ReadonlyArray<HookRun>): HookOutcome => {
-  // The same reading and precedence as the SDK's own combining of command-hook answers.
-  const ballots = HookRegistry.votingEvents.has(event)
-    ? runs.map((run) => HookRegistry.ballotOf(event, run.output))
-    : []
-  const winner = HookRegistry.winningBallot(ballots)
-  const rewrite = HookRegistry.lastRewrite(ballots)
-  const outputs = runs.map((run) => run.output as Record<string, any>)
-  const blockedBy = outputs.find((o) => o.decision === "block")
-  const haltedBy = outputs.find((o) => o.continue === false)
+  const tally = HookRegistry.tally(event, runs.map((run) => run.output))
   return {
     event,
     runs,
-    permissionDecision: winner?.vote,
-    reason: winner !== undefined
-      ? winner.reason
-      : typeof blockedBy?.reason === "string"
-      ? blockedBy.reason
-      : undefined,
-    updatedInput: winner?.vote === "deny" ? undefined : rewrite,
-    blocked: blockedBy !== undefined,
-    halted: haltedBy !== undefined,
-    stopReason: typeof haltedBy?.stopReason === "string" ? haltedBy.stopReason : undefined,
-    additionalContext: outputs.flatMap((o) =>
-      isRecord(o.hookSpecificOutput) && typeof o.hookSpecificOutput.additionalContext === "string"
-        ? [o.hookSpecificOutput.additionalContext]
-        : []
-    ),
-    systemMessages: outputs.flatMap((o) => (typeof o.systemMessage === "string" ? [o.systemMessage] : []))
+    permissionDecision: tally.winner?.vote,
+    reason: tally.winner !== undefined ? tally.winner.reason : tally.blockReasons[0],
+    updatedInput: tally.updatedInput,
+    blocked: tally.blocked,
+    halted: tally.halted,
+    stopReason: tally.stopReason,
+    additionalContext: tally.additionalContext,
+    systemMessages: tally.systemMessages
   }
 }
 
@@ -182,33 +152,15 @@ let counter = 0
  * @category Running
  */
 export const run = (input: Protocol.HookInput, options?: RunOptions): Effect.Effect<HookOutcome> =>
-  Effect.gen(function*() {
-    const registry = yield* HookRegistry.make({ defaultTimeout: options?.defaultTimeout })
-    const event = input.hook_event_name
-    const selected = registry.hooks.filter((hook) => HookRegistry.selects(hook, input))
-    const requestId = `hooktest_${++counter}`
-    // The request-level tool_use_id: the tool's id, or a fresh UUID for other events.
-    const toolUseId = typeof input.tool_use_id === "string" ? input.tool_use_id : randomUUID()
-    const runs = yield* Effect.forEach(
-      selected,
-      (hook) =>
-        Effect.map(
-          HookRegistry.dispatchHook(hook, input, { event, callbackId: hook.callbackId, requestId, toolUseId }),
-          (outcome): HookRun => ({
-            name: hook.name,
-            event: hook.event,
-            matcher: hook.matcher,
-            callbackId: hook.callbackId,
-            output: outcome.output,
-            decision: outcome.decision,
-            fallback: outcome.fallback,
-            durationMillis: outcome.durationMillis
-          })
-        ),
-      { concurrency: "unbounded" }
-    )
-    return combine(event, runs)
-  })
+  Effect.flatMap(HookRegistry.make({ defaultTimeout: options?.defaultTimeout }), (registry) =>
+    Effect.map(
+      registry.run(input, {
+        requestId: `hooktest_${++counter}`,
+        // The request-level tool_use_id: the tool's id, or a fresh UUID for other events.
+        toolUseId: typeof input.tool_use_id === "string" ? input.tool_use_id : randomUUID()
+      }),
+      (runs) => combine(input.hook_event_name, runs)
+    ))
 
 /**
  * A `can_use_tool` request: `tool_name` and `input`, and any other field the
@@ -232,7 +184,7 @@ export type CanUseToolRequest =
 export const decide = (
   request: CanUseToolRequest,
   options?: DecideOptions
-): Effect.Effect<Gate.Decision, never, PermissionGate.PermissionGate> =>
+): Effect.Effect<Gate.Outcome, never, PermissionGate.PermissionGate> =>
   Effect.flatMap(PermissionGate.PermissionGate, (gate) => {
     const id = ++counter
     const full = {

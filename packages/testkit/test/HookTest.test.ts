@@ -705,7 +705,8 @@ describe("HookTest.run: timeouts and failures fall back like a session", () => {
         )
         const [run] = outcome.runs
         assert.isTrue(Schema.is(Protocol.SyncHookOutput)(run!.output))
-        const permissionEvent = input.hook_event_name === "PreToolUse" || input.hook_event_name === "PermissionRequest"
+        // PreModelSwitch votes on the switch: it fails closed too.
+        const permissionEvent = HookResult.permissionEvents.has(input.hook_event_name)
         if (permissionEvent && run!.fallback !== undefined) assert.strictEqual(outcome.permissionDecision, "deny")
         if (!permissionEvent && run!.fallback !== undefined) assert.deepStrictEqual(run!.output, {})
       }),

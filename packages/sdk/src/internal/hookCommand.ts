@@ -18,12 +18,12 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as HookCommand from "../HookCommand.js"
-import { HookCommandError, Stdio } from "../HookCommand.js"
-import * as HookRegistry from "../HookRegistry.js"
-import * as HookResult from "../HookResult.js"
+import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
-import * as Deadline from "./deadline.js"
-import { currentHooks } from "./hookRegistrations.js"
+import * as GuardedRun from "./guardedRun.js"
+import { HookCommandError, Stdio, type StdioService } from "./hookCommandBase.js"
+import * as InternalRegistry from "./hookRegistry.js"
+import * as HookResult from "./hookResult.js"
 // The hook schemas themselves, not the Protocol facade: a hook program starts on every tool call,
 // and the facade would also build every message schema.
 import * as ProtocolHooks from "./protocol/hooks.js"
@@ -129,116 +129,22 @@ const eventOf = (parsed: Parsed): string | undefined =>
   parsed._tag === "Input" ? parsed.input.hook_event_name : parsed.event
 
 // -----------------------------------------------------------------------------
-// Combining
-// -----------------------------------------------------------------------------
-
-// Fields of hookSpecificOutput that are combined rather than taken from the first hook.
-const combinedFields: ReadonlySet<string> = new Set([
-  "hookEventName",
-  "additionalContext",
-  "permissionDecision",
-  "permissionDecisionReason",
-  "updatedInput",
-  "decision"
-])
-
-/** @internal */
-export const combine = (
-  event: string,
-  outputs: ReadonlyArray<Protocol.SyncHookOutput>
-): Protocol.SyncHookOutput => {
-  if (outputs.length === 0) return {}
-  if (outputs.length === 1) return outputs[0]!
-  const records = outputs as ReadonlyArray<Record<string, any>>
-  const result: Record<string, any> = {}
-
-  const halted = records.find((o) => o.continue === false)
-  if (halted !== undefined) {
-    result.continue = false
-    if (typeof halted.stopReason === "string") result.stopReason = halted.stopReason
-  }
-  if (records.some((o) => o.suppressOutput === true)) result.suppressOutput = true
-  const systemMessages = records.flatMap((o) => (typeof o.systemMessage === "string" ? [o.systemMessage] : []))
-  if (systemMessages.length > 0) result.systemMessage = systemMessages.join("\n")
-  const terminal = records.find((o) => typeof o.terminalSequence === "string")
-  if (terminal !== undefined) result.terminalSequence = terminal.terminalSequence
-
-  const specific: Record<string, any> = { hookEventName: event }
-  const specifics = records.flatMap((o) => (isRecord(o.hookSpecificOutput) ? [o.hookSpecificOutput] : []))
-  for (const one of specifics) {
-    for (const [key, value] of Object.entries(one)) {
-      if (!combinedFields.has(key) && !(key in specific)) specific[key] = value
-    }
-  }
-
-  if (HookRegistry.votingEvents.has(event)) {
-    const ballots = outputs.map((o) => HookRegistry.ballotOf(event, o))
-    const winner = HookRegistry.winningBallot(ballots)
-    const rewrite = HookRegistry.lastRewrite(ballots)
-    const keepsInput = winner?.vote !== "deny" && winner?.vote !== "defer"
-    if (event !== "PermissionRequest") {
-      if (winner !== undefined) {
-        specific.permissionDecision = winner.vote
-        if (winner.reason !== undefined) specific.permissionDecisionReason = winner.reason
-      }
-      if (event === "PreToolUse" && keepsInput && rewrite !== undefined) specific.updatedInput = rewrite
-    } else if (winner?.vote === "deny") {
-      specific.decision = {
-        ...(winner.decision ?? {}),
-        behavior: "deny",
-        message: winner.reason ?? "Denied by a PermissionRequest hook."
-      }
-    } else if (winner?.vote === "allow") {
-      const { updatedInput: _, ...decision } = winner.decision ?? {}
-      specific.decision = {
-        ...decision,
-        behavior: "allow",
-        ...(rewrite !== undefined ? { updatedInput: rewrite } : {})
-      }
-    }
-  } else {
-    const blocks = records.filter((o) => o.decision === "block")
-    if (blocks.length > 0) {
-      result.decision = "block"
-      const reasons = blocks.flatMap((o) => (typeof o.reason === "string" ? [o.reason] : []))
-      if (reasons.length > 0) result.reason = reasons.join("\n")
-    } else {
-      const approved = records.find((o) => o.decision === "approve")
-      if (approved !== undefined) {
-        result.decision = "approve"
-        if (typeof approved.reason === "string") result.reason = approved.reason
-      }
-    }
-  }
-
-  const contexts = specifics.flatMap((o) => (typeof o.additionalContext === "string" ? [o.additionalContext] : []))
-  if (contexts.length > 0) specific.additionalContext = contexts.join("\n")
-  if (Object.keys(specific).length > 1) result.hookSpecificOutput = specific
-  return result as Protocol.SyncHookOutput
-}
-
-// -----------------------------------------------------------------------------
 // Answers
 // -----------------------------------------------------------------------------
 
 const PREFIX = "claude-effect hook: "
 
+// A deny on a permission event, whoever gave it: its reason (it goes to stderr with exit code 2).
 const denial = (event: string, output: Protocol.SyncHookOutput): string | undefined => {
-  const o = output as Record<string, any>
-  const specific = isRecord(o.hookSpecificOutput) ? o.hookSpecificOutput : {}
-  if (event === "PreToolUse" && (specific.permissionDecision === "deny" || o.decision === "block")) {
-    return specific.permissionDecisionReason ?? o.reason ?? "denied by a PreToolUse hook"
-  }
-  if (event === "PermissionRequest" && (specific.decision?.behavior === "deny" || o.decision === "block")) {
-    return specific.decision?.message ?? o.reason ?? "denied by a PermissionRequest hook"
-  }
-  return undefined
+  if (!HookResult.permissionEvents.has(event)) return undefined
+  const ballot = InternalRegistry.ballotOf(event, output)
+  return ballot.vote === "deny" ? ballot.reason ?? `denied by a ${event} hook` : undefined
 }
 
 const answer = (
   event: string,
   output: Protocol.SyncHookOutput,
-  runs: ReadonlyArray<HookCommand.HookRun>,
+  runs: ReadonlyArray<HookRegistry.HookRun>,
   fallback: HookCommand.ProgramFallback | undefined,
   notes: ReadonlyArray<string>,
   resolved: Resolved
@@ -310,50 +216,32 @@ export const respondParsed = <E, R>(
 ): Effect.Effect<HookCommand.Outcome, never, R> => {
   const known = eventOf(parsed)
   const work = Effect.gen(function*() {
-    const registry = yield* HookRegistry.make({ defaultTimeout: resolved.hookTimeout })
+    const registry = yield* InternalRegistry.make({ defaultTimeout: resolved.hookTimeout })
     if (parsed._tag === "Invalid") {
       return fallbackOutcome(parsed.event ?? soleEvent(registry.hooks), "invalid_input", parsed.problem, resolved)
     }
     const input = parsed.input
     const event = input.hook_event_name
-    // The CLI's matcher rules: events with nothing to match (Stop, UserPromptSubmit, ...) call every hook.
-    const value = HookRegistry.matchValue(input)
-    const selected = registry.hooks.filter((hook) =>
-      hook.event === event && HookRegistry.matches(hook.matcher, value, event)
-    )
     const toolUseId = typeof (input as { tool_use_id?: unknown }).tool_use_id === "string"
       ? (input as { tool_use_id: string }).tool_use_id
       : undefined
-    const runs = yield* Effect.forEach(
-      selected,
-      (hook) =>
-        Effect.map(
-          HookRegistry.dispatchHook(hook, input, {
-            event,
-            callbackId: hook.callbackId,
-            requestId: "command",
-            toolUseId
-          }),
-          (outcome): HookCommand.HookRun => ({
-            name: hook.name,
-            matcher: hook.matcher,
-            output: outcome.output,
-            decision: outcome.decision,
-            fallback: outcome.fallback,
-            durationMillis: outcome.durationMillis
-          })
-        ),
-      { concurrency: "unbounded" }
-    )
+    const runs = yield* registry.run(input, { requestId: "command", toolUseId })
     const notes = runs.flatMap((run) =>
       run.fallback !== undefined ? [`hook "${run.name}" fell back (${run.fallback})`] : []
     )
-    return answer(event, combine(event, runs.map((run) => run.output)), runs, undefined, notes, resolved)
+    return answer(
+      event,
+      InternalRegistry.combine(event, runs.map((run) => run.output)),
+      runs,
+      undefined,
+      notes,
+      resolved
+    )
   }).pipe(
     Effect.provide(layers),
     // The hooks of `layers` and no others, and none left behind: hook layers merged with
     // Layer.mergeAll leave their registrations in the caller's FiberRef after `provide`.
-    Effect.locally(currentHooks, HashSet.empty())
+    Effect.locally(InternalRegistry.currentHooks, HashSet.empty())
   )
 
   return work.pipe(
@@ -364,7 +252,7 @@ export const respondParsed = <E, R>(
       )
     ),
     // Answer at the deadline; whatever still runs is left behind (the process exits).
-    (answered) => Deadline.exitWithin(() => answered, Duration.millis(Math.max(0, resolved.deadlineMillis))),
+    (answered) => GuardedRun.exitWithin(() => answered, Duration.millis(Math.max(0, resolved.deadlineMillis))),
     Effect.map(Option.match({
       onNone: () =>
         fallbackOutcome(
@@ -397,7 +285,7 @@ export const respond = <E, R>(
  * @internal
  */
 export const answerStdin = <E, R>(
-  stdio: Stdio.Service,
+  stdio: StdioService,
   layers: Layer.Layer<never, E, R>,
   resolved: Resolved,
   onParsed: (event: string | undefined) => void

@@ -14,8 +14,8 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Os from "node:os"
 import type * as HookCommand from "../HookCommand.js"
-import { HookCommandError } from "../HookCommand.js"
 import type * as Protocol from "../Protocol.js"
+import { HookCommandError } from "./hookCommandBase.js"
 // The hook schemas themselves, not the Protocol facade: a hook program starts on every tool call,
 // and the facade would also build every message schema.
 import * as ProtocolHooks from "./protocol/hooks.js"

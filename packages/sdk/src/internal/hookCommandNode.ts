@@ -10,8 +10,8 @@ import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import type * as HookCommand from "../HookCommand.js"
-import { HookCommandError } from "../HookCommand.js"
 import * as internal from "./hookCommand.js"
+import { HookCommandError, type StdioService } from "./hookCommandBase.js"
 
 // Whether the text read so far is one complete JSON object: the CLI may not close stdin at once.
 const isCompleteObject = (text: string): boolean => {
@@ -38,7 +38,7 @@ const writeTo = (write: (text: string, done: () => void) => void, text: string):
  */
 export const makeStdio = (
   stdoutWrite: (text: string, done: () => void) => void = (text, done) => process.stdout.write(text, () => done())
-): HookCommand.Stdio.Service => ({
+): StdioService => ({
   readAll: (maxBytes) =>
     Effect.async<string, HookCommandError>((resume) => {
       const stdin = process.stdin

@@ -11,9 +11,7 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
 import * as JSONSchema from "effect/JSONSchema"
-import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -22,7 +20,8 @@ import type { InboundHandler } from "../ControlRouter.js"
 import type { McpServer, Options as ServerOptions } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
-import * as Deadline from "./deadline.js"
+import * as AnswerIssues from "./answerIssues.js"
+import * as GuardedRun from "./guardedRun.js"
 import * as Mcp from "./mcpProtocol.js"
 import * as Model from "./mcpServerModel.js"
 import { ContextKey, isServer, type ServerInternal } from "./mcpServerModel.js"
@@ -220,6 +219,40 @@ const validateResult = Schema.validateEither(Mcp.CallToolResult, { onExcessPrope
 
 const decodeOptions: AST.ParseOptions = { errors: "all", onExcessProperty: "ignore" }
 
+// What the model reads when a tool's own result cannot be sent.
+const errorResult = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }], isError: true })
+
+// One policy per tool and timeout, built at its first call.
+const toolPolicies = new WeakMap<McpTool.McpTool.Any, GuardedRun.Policy<McpTool.CallToolResult>>()
+
+const toolPolicy = (
+  tool: McpTool.McpTool.Any,
+  timeout: Duration.Duration
+): GuardedRun.Policy<McpTool.CallToolResult> => {
+  let policy = toolPolicies.get(tool)
+  if (policy === undefined) {
+    policy = {
+      kind: "tool",
+      fallsBack: "answered an error result",
+      validate: (answer) => {
+        if (typeof answer === "string") return Either.right(toText(answer))
+        return Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the tool result"))
+      },
+      fallback: (reason, cause) =>
+        errorResult(
+          reason === "timeout"
+            ? `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
+            : reason === "invalid_output"
+            ? `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
+            : causeMessage(cause!)
+        ),
+      decisionOf: (result) => (result.isError === true ? "error" : "result")
+    }
+    toolPolicies.set(tool, policy)
+  }
+  return policy
+}
+
 const runTool = (
   server: ServerInternal,
   tool: McpTool.McpTool.Any,
@@ -227,50 +260,26 @@ const runTool = (
   args: unknown,
   context: McpTool.CallContext
 ): Effect.Effect<Mcp.JsonRpcResponse> =>
-  Effect.gen(function*() {
-    const annotate = Effect.annotateLogs({
-      mcpServer: context.server,
-      tool: tool.name,
-      requestId: context.requestId,
-      ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
-    })
-    const decoded = yield* Effect.either(
+  Effect.flatMap(
+    Effect.either(
       ParseResult.decodeUnknown(tool.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(args)
-    )
-    if (Either.isLeft(decoded)) return invalidArguments(id, tool.name, decoded.left)
-    const timeout = tool.timeout ?? server.timeout
-    const fail = (reason: string, cause: Cause.Cause<unknown> | string, message: string) =>
-      Effect.logWarning(`MCP tool "${tool.name}" answered an error result (${reason})`, cause).pipe(
-        annotate,
-        Effect.as<McpTool.CallToolResult>({ content: [{ type: "text", text: message }], isError: true })
-      )
-    const handled = () => tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>
-    return yield* Deadline.exitWithin(handled, timeout).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () =>
-          fail(
-            "timeout",
-            `timed out after ${Duration.format(timeout)}`,
-            `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
-          ),
-        onSome: Exit.match({
-          onFailure: (cause) => fail(Cause.isFailure(cause) ? "failure" : "defect", cause, causeMessage(cause)),
-          onSuccess: (answer): Effect.Effect<McpTool.CallToolResult> => {
-            if (typeof answer === "string") return Effect.succeed(toText(answer))
-            const valid = validateResult(answer)
-            return Either.isRight(valid)
-              ? Effect.succeed(valid.right)
-              : fail(
-                "invalid_result",
-                ParseResult.TreeFormatter.formatErrorSync(valid.left),
-                `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
-              )
-          }
+    ),
+    (decoded) => {
+      if (Either.isLeft(decoded)) return Effect.succeed(invalidArguments(id, tool.name, decoded.left))
+      const timeout = tool.timeout ?? server.timeout
+      return GuardedRun.run(toolPolicy(tool, timeout), {
+        subject: `MCP tool "${tool.name}"`,
+        evaluate: () => tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>,
+        timeout,
+        annotations: () => ({
+          mcpServer: context.server,
+          tool: tool.name,
+          requestId: context.requestId,
+          ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
         })
-      })),
-      Effect.map((result) => Mcp.success(id, result))
-    )
-  }).pipe(Effect.provide(server[ContextKey]))
+      }, (result) => Mcp.success(id, result))
+    }
+  ).pipe(Effect.provide(server[ContextKey]))
 
 const toText = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }] })
 

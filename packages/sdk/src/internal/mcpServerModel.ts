@@ -10,6 +10,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import type { McpServer, ToolListing } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
+import * as GuardedRun from "./guardedRun.js"
 
 /** @internal */
 export const TypeId: unique symbol = Symbol.for("@claude-effect/sdk/McpServer")
@@ -17,8 +18,8 @@ export const TypeId: unique symbol = Symbol.for("@claude-effect/sdk/McpServer")
 /** @internal */
 export type TypeId = typeof TypeId
 
-/** The default time a tool handler may run. @internal */
-export const DEFAULT_TIMEOUT = Duration.seconds(60)
+/** The default time a tool handler may run (the guarded run's). @internal */
+export const DEFAULT_TIMEOUT: Duration.Duration = GuardedRun.defaultTimeouts.tool
 
 /** The services the tools' handlers need, captured by `McpServer.make`. @internal */
 export const ContextKey: unique symbol = Symbol.for("@claude-effect/sdk/McpServer/context")

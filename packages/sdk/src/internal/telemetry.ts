@@ -1,23 +1,25 @@
 /**
- * Recording the SDK's metrics and span attributes, in one place so that every
- * path (sessions, HookTest, command hooks) reports alike.
+ * The SDK's metrics, built once per tag set, and the record of a turn's
+ * result. Handlers (hooks, the gate, tools) are recorded by the guarded run
+ * (`guardedRun.ts`).
  *
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
 import * as Metric from "effect/Metric"
 import * as MetricLabel from "effect/MetricLabel"
-import type * as Tracer from "effect/Tracer"
-import type { DispatchOutcome } from "../HookRegistry.js"
-import type { Decision } from "../PermissionGate.js"
 import * as Telemetry from "../Telemetry.js"
 
 // Tagged metrics are built once per tag combination: building (and hashing) a new key on every
 // decision showed up in the hook round-trip benchmark.
 const taggedCache = new WeakMap<object, Map<string, unknown>>()
 
-const tagged = <Type, In, Out>(
+/**
+ * `metric` tagged with `tags` (name, value, name, value, ...), built once per tag set.
+ *
+ * @internal
+ */
+export const tagged = <Type, In, Out>(
   metric: Metric.Metric<Type, In, Out>,
   ...tags: ReadonlyArray<string>
 ): Metric.Metric<Type, In, Out> => {
@@ -36,52 +38,6 @@ const tagged = <Type, In, Out>(
   }
   return found
 }
-
-/**
- * Records a hook's decision on its span and in the metrics, and returns the
- * outcome. One effect: this runs on every hook_callback.
- *
- * @internal
- */
-export const recordHook = (
-  span: Tracer.Span,
-  event: string,
-  outcome: DispatchOutcome
-): Effect.Effect<DispatchOutcome> =>
-  Effect.withFiberRuntime((fiber) => {
-    const labels = fiber.getFiberRef(FiberRef.currentMetricLabels)
-    span.attribute(
-      Telemetry.attributes.decision,
-      outcome.fallback !== undefined ? `fallback:${outcome.decision}` : outcome.decision
-    )
-    tagged(Telemetry.hookDecisions, "event", event, "decision", outcome.decision).unsafeUpdate(1, labels)
-    if (outcome.fallback !== undefined) {
-      span.attribute(Telemetry.attributes.fallback, outcome.fallback)
-      tagged(Telemetry.fallbacks, "kind", "hook", "cause", outcome.fallback).unsafeUpdate(1, labels)
-    }
-    tagged(Telemetry.handlerLatency, "kind", "hook").unsafeUpdate(outcome.durationMillis, labels)
-    return Effect.succeed(outcome)
-  })
-
-/**
- * Records a permission decision on its span and in the metrics, and returns
- * it. One effect: this runs on every can_use_tool.
- *
- * @internal
- */
-export const recordPermission = (span: Tracer.Span, tool: string, decision: Decision): Effect.Effect<Decision> =>
-  Effect.withFiberRuntime((fiber) => {
-    const labels = fiber.getFiberRef(FiberRef.currentMetricLabels)
-    const behavior = decision.result.behavior
-    span.attribute(Telemetry.attributes.decision, decision.fallback !== undefined ? `fallback:${behavior}` : behavior)
-    tagged(Telemetry.permissionDecisions, "tool", tool, "decision", behavior).unsafeUpdate(1, labels)
-    if (decision.fallback !== undefined) {
-      span.attribute(Telemetry.attributes.fallback, decision.fallback)
-      tagged(Telemetry.fallbacks, "kind", "permission", "cause", decision.fallback).unsafeUpdate(1, labels)
-    }
-    tagged(Telemetry.handlerLatency, "kind", "permission").unsafeUpdate(decision.durationMillis, labels)
-    return Effect.succeed(decision)
-  })
 
 /** @internal */
 export const recordResult = (result: {
