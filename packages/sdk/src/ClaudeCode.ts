@@ -26,8 +26,7 @@ import * as Stream from "effect/Stream"
 import { type ClaudeError, OptionsError, ResultError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
-import type { InboundHandler } from "./ControlRouter.js"
-import * as InternalMcpServer from "./internal/mcpServer.js"
+import * as CliProcess from "./CliProcess.js"
 import * as InternalSession from "./internal/session.js"
 import { PermissionGate } from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
@@ -50,25 +49,12 @@ export declare namespace ClaudeCode {
   export interface Service {
     /** The defaults every query and session starts from. */
     readonly defaults: ClaudeOptions.Options
-    /** Starts a session with resolved options and the given extras. */
-    readonly startSession: (
-      options: ClaudeOptions.Options,
-      extras: SessionExtras
-    ) => Effect.Effect<Session, ClaudeError, Scope.Scope>
+    /**
+     * Starts a session with resolved options. The permission gate, and any session service the
+     * calling context provides (a `CliProcess`, a `HookRegistry`), are taken from that context.
+     */
+    readonly startSession: (options: ClaudeOptions.Options) => Effect.Effect<Session, ClaudeError, Scope.Scope>
   }
-}
-
-/**
- * What other services add to a session: inbound handlers (in-process MCP
- * servers, ...) and initialize fields.
- *
- * @since 0.1.0
- * @category Models
- */
-export interface SessionExtras {
-  readonly gate: Option.Option<PermissionGate.Service>
-  readonly handlers: ReadonlyArray<InboundHandler>
-  readonly initialize: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -103,21 +89,17 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
           })
       })
     )
-  const startSession = (options: ClaudeOptions.Options, extras: SessionExtras) =>
+  const startSession = (options: ClaudeOptions.Options) =>
     Effect.gen(function*() {
       yield* checkCwd(options.cwd)
-      const executable = options.executable !== undefined && options.executable !== defaults.executable
+      // A CliProcess from the calling context (a fake, in a test) is used as it is: nothing to locate.
+      const provided = yield* Effect.serviceOption(CliProcess.CliProcess)
+      const executable = Option.isSome(provided)
+        ? "(provided CliProcess)"
+        : options.executable !== undefined && options.executable !== defaults.executable
         ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
         : yield* locate
-      // In-process MCP servers among the options: their `mcp_message` handler and `sdkMcpServers`.
-      const mcp = InternalMcpServer.sessionExtras(options)
-      return yield* InternalSession.make({
-        executable,
-        options,
-        gate: extras.gate,
-        extraHandlers: [...extras.handlers, ...mcp.handlers],
-        extraInitialize: { ...extras.initialize, ...mcp.initialize }
-      }).pipe(Effect.provide(context))
+      return yield* InternalSession.make({ executable, options }).pipe(Effect.provide(context))
     })
   return ClaudeCode.of({ defaults, startSession })
 })
@@ -177,17 +159,6 @@ export const layerConfig = (
   )
 
 /**
- * What the session-starting functions collect from the calling context. Other
- * modules (in-process MCP servers) contribute through this reference.
- *
- * @internal
- */
-export const collectExtras: Effect.Effect<SessionExtras> = Effect.map(
-  Effect.serviceOption(PermissionGate),
-  (gate) => ({ gate, handlers: [], initialize: {} })
-)
-
-/**
  * Opens a multi-turn session on one CLI process for the current scope. The
  * process is shut down (gracefully, bounded, then by signal) when the scope
  * closes.
@@ -200,13 +171,13 @@ export const session = (
 ): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
   Effect.gen(function*() {
     const service = yield* ClaudeCode
-    const extras = yield* collectExtras
+    const gate = yield* Effect.serviceOption(PermissionGate)
     // Each layer of options is decoded alone; the checks across options run on the merged result.
     const resolved = yield* ClaudeOptions.validate(
       ClaudeOptions.merge(service.defaults, yield* ClaudeOptions.decodePartial(options ?? {})),
-      { permissionPromptTool: Option.isSome(extras.gate) }
+      { permissionPromptTool: Option.isSome(gate) }
     )
-    return yield* service.startSession(resolved, extras)
+    return yield* service.startSession(resolved)
   })
 
 /**

@@ -683,8 +683,8 @@ export const Options = Schema.Struct({
   permissionTimeout: opt(Timeout),
   /** How long closing waits for the CLI to exit after stdin ends, before SIGTERM (default 5 s). */
   closeGracePeriod: opt(GracePeriod),
-  /** The longest stdout line accepted, a guard against runaway output (default 256 MiB). */
-  maxLineBytes: opt(PositiveInt),
+  /** The longest stdout line accepted, in characters (UTF-16 code units): a guard against runaway output (default 256 Mi). */
+  maxLineChars: opt(PositiveInt),
   /**
    * More values that must never appear in anything the SDK writes: error messages and fields, causes,
    * logs and spans (the values of secret-looking `env` variables and MCP `headers` are hidden without
@@ -748,7 +748,7 @@ export const defaults: {
   readonly hookTimeout: Duration.Duration
   readonly permissionTimeout: Duration.Duration
   readonly closeGracePeriod: Duration.Duration
-  readonly maxLineBytes: number
+  readonly maxLineChars: number
 } = {
   controlTimeout: Duration.seconds(30),
   initializeTimeout: Duration.seconds(60),
@@ -756,7 +756,7 @@ export const defaults: {
   hookTimeout: GuardedRun.defaultTimeouts.hook,
   permissionTimeout: GuardedRun.defaultTimeouts.permission,
   closeGracePeriod: Duration.seconds(5),
-  maxLineBytes: 256 * 1024 * 1024
+  maxLineChars: 256 * 1024 * 1024
 }
 
 /**
@@ -775,7 +775,7 @@ export interface RuntimeSettings {
   readonly hookTimeout: Duration.Duration
   readonly permissionTimeout: Duration.Duration
   readonly closeGracePeriod: Duration.Duration
-  readonly maxLineBytes: number
+  readonly maxLineChars: number
   /** The values listed in `secrets` (the SDK adds those it finds in the environment and MCP configs). */
   readonly secrets: ReadonlyArray<string>
 }
@@ -794,7 +794,7 @@ export const runtimeSettings = (options: Options): RuntimeSettings => ({
   hookTimeout: options.hookTimeout ?? defaults.hookTimeout,
   permissionTimeout: options.permissionTimeout ?? defaults.permissionTimeout,
   closeGracePeriod: options.closeGracePeriod ?? defaults.closeGracePeriod,
-  maxLineBytes: options.maxLineBytes ?? defaults.maxLineBytes,
+  maxLineChars: options.maxLineChars ?? defaults.maxLineChars,
   secrets: options.secrets ?? []
 })
 

@@ -67,8 +67,11 @@ export declare namespace CliProcess {
     readonly shutdown: (options?: { readonly gracePeriod?: Duration.DurationInput | undefined }) => Effect.Effect<
       ExitStatus
     >
-    /** A `CliExitError` for an exit status, with the stderr tail. */
-    readonly exitError: (status: ExitStatus) => Effect.Effect<CliExitError>
+    /** A `CliExitError` for an exit status, with the stderr tail; `duringTurn` when it cut a turn short. */
+    readonly exitError: (
+      status: ExitStatus,
+      options?: { readonly duringTurn?: boolean | undefined }
+    ) => Effect.Effect<CliExitError>
   }
 }
 
@@ -220,13 +223,14 @@ export const make: (
 
     const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
 
-    const exitError = (status: ExitStatus) =>
+    const exitError = (status: ExitStatus, options?: { readonly duringTurn?: boolean | undefined }) =>
       Effect.sync(() =>
         new CliExitError({
           reason: status.signal !== null ? "Signaled" : "Exited",
           exitCode: status.code,
           signal: status.signal,
-          stderrTail: redactedTail()
+          stderrTail: redactedTail(),
+          ...(options?.duringTurn === true ? { duringTurn: true } : {})
         })
       )
 
@@ -236,7 +240,7 @@ export const make: (
         if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
         return input.unsafeOffer(encoder.encode(line + "\n"))
           ? Effect.void
-          : Effect.flip(Effect.flatMap(Deferred.await(exited), exitError))
+          : Effect.flip(Effect.flatMap(Deferred.await(exited), (status) => exitError(status)))
       })
 
     const endInput = Effect.asVoid(input.end)

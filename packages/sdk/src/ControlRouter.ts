@@ -77,31 +77,19 @@ export declare namespace ControlRouter {
       payload: ControlRequest.Payload<R>,
       options?: { readonly timeout?: Duration.DurationInput | undefined }
     ) => Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError>
-    /** How many of the SDK's control requests await a response. */
-    readonly pendingRequests: Effect.Effect<number>
-    /** How many inbound control requests are being handled. */
-    readonly activeHandlers: Effect.Effect<number>
-    /** Counters of what the reader saw. */
-    readonly stats: Effect.Effect<RouterStats>
     /** Marks the coming exit as requested by the SDK, so it is not reported as a crash. */
     readonly expectExit: Effect.Effect<void>
-    /** Completes when the reader has finished and the CLI has exited. */
-    readonly done: Effect.Effect<ExitStatus>
   }
 }
 
 /**
+ * How the CLI's exit ends the messages: normally, with a failure, or with a
+ * failure that says a turn was cut short.
+ *
  * @since 0.1.0
  * @category Models
  */
-export interface RouterStats {
-  readonly lines: number
-  readonly messages: number
-  readonly unknownMessages: number
-  readonly protocolErrors: number
-  readonly inboundRequests: number
-  readonly cancelled: number
-}
+export type ExitOutcome = "end" | "fail" | "duringTurn"
 
 /**
  * The answer to one kind of inbound control request. A failure becomes an
@@ -122,6 +110,8 @@ export interface InboundHandler {
    * or `undefined` for an error reply.
    */
   readonly undecodable?: ((raw: unknown) => unknown) | undefined
+  /** The attributes of the request's span (what the request is about: a hook, a tool, a server). */
+  readonly attributes?: ((request: Protocol.InboundControlRequest) => Record<string, unknown>) | undefined
 }
 
 /**
@@ -160,10 +150,11 @@ export interface MakeOptions {
    */
   readonly observe?: ((message: Protocol.Message) => void) | undefined
   /**
-   * How an exit the SDK did not ask for ends `messages`: `undefined` ends them, an error fails them.
-   * Default: exit code 0 ends them, anything else fails them with the CLI's exit error.
+   * How an exit the SDK did not ask for ends `messages`: `"end"` ends them; `"fail"` fails them with
+   * the CLI's exit error, `"duringTurn"` with one that says a turn was cut short. Default: exit code 0
+   * ends them, anything else fails them.
    */
-  readonly exitError?: ((status: ExitStatus) => Effect.Effect<CliExitError | undefined>) | undefined
+  readonly classifyExit?: ((status: ExitStatus) => ExitOutcome) | undefined
   /** Hides secrets in what the router logs and reports (an unreadable line, ...). */
   readonly redact?: ((text: string) => string) | undefined
 }
@@ -205,33 +196,6 @@ const decodeResponse = <R extends ControlRequest.Any>(
     (issue) => new ParseResult.ParseError({ issue })
   )
 
-const inboundAttributes = (request: Protocol.InboundControlRequest): Record<string, unknown> => {
-  const r = request as Record<string, any>
-  switch (r.subtype) {
-    case "hook_callback":
-      return {
-        [Telemetry.attributes.callbackId]: r.callback_id,
-        ...(typeof r.input?.hook_event_name === "string"
-          ? { [Telemetry.attributes.event]: r.input.hook_event_name }
-          : {}),
-        ...(typeof r.input?.tool_name === "string" ? { [Telemetry.attributes.tool]: r.input.tool_name } : {}),
-        ...(typeof r.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: r.tool_use_id } : {})
-      }
-    case "can_use_tool":
-      return {
-        [Telemetry.attributes.tool]: r.tool_name,
-        ...(typeof r.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: r.tool_use_id } : {})
-      }
-    case "mcp_message":
-      return {
-        [Telemetry.attributes.mcpServer]: r.server_name,
-        ...(typeof r.message?.method === "string" ? { [Telemetry.attributes.mcpMethod]: r.message.method } : {})
-      }
-    default:
-      return {}
-  }
-}
-
 /**
  * @since 0.1.0
  * @category Constructors
@@ -262,9 +226,9 @@ export const make: (
     let exitExpected = false
     const redact = options.redact
     const observe = options.observe
-    const exitError = options.exitError ??
-      ((status: ExitStatus) => status.code === 0 ? Effect.succeed(undefined) : cli.exitError(status))
-    const stats = { lines: 0, messages: 0, unknownMessages: 0, protocolErrors: 0, inboundRequests: 0, cancelled: 0 }
+    const classifyExit = options.classifyExit ?? ((status: ExitStatus) => status.code === 0 ? "end" : "fail")
+    // What the reader saw, for the metrics (flushed once per chunk).
+    const stats = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
 
     const send = (message: Protocol.StdinMessage): Effect.Effect<void, ProtocolError | CliExitError> =>
       Either.match(Protocol.encodeStdinLine(message), {
@@ -321,7 +285,6 @@ export const make: (
     const handleInbound = (envelope: Protocol.ControlRequest) => {
       const requestId = envelope.request_id
       const subtype = envelope.request.subtype
-      stats.inboundRequests++
       const handler = handlers.get(subtype)
       const answered: Effect.Effect<void> = handler === undefined
         ? reply(requestId, Either.left(`Unsupported control request subtype: ${subtype}`))
@@ -348,7 +311,7 @@ export const make: (
           attributes: {
             [Telemetry.attributes.requestId]: requestId,
             [Telemetry.attributes.subtype]: subtype,
-            ...inboundAttributes(envelope.request)
+            ...handler?.attributes?.(envelope.request)
           },
           ...(parent !== undefined ? { parent } : {})
         })
@@ -451,13 +414,11 @@ export const make: (
           handleInbound(message as Protocol.ControlRequest)
           return Effect.void
         case "control_cancel_request":
-          stats.cancelled++
           interruptInbound((message as Protocol.ControlCancelRequest).request_id)
           return Effect.void
         case "keep_alive":
           return Effect.void
         default: {
-          stats.messages++
           if (Protocol.isUnknownMessage(message)) stats.unknownMessages++
           if (observe !== undefined) observe(message as Protocol.Message)
           // The mailbox is unbounded: offering never waits, so it needs no effect of its own.
@@ -525,9 +486,9 @@ export const make: (
           Effect.gen(function*() {
             const status = yield* cli.awaitExit
             yield* closeAll(status)
-            const error = exitExpected ? undefined : yield* exitError(status)
-            if (error === undefined) yield* messages.end
-            else yield* messages.fail(error)
+            const outcome = exitExpected ? "end" : classifyExit(status)
+            if (outcome === "end") yield* messages.end
+            else yield* messages.fail(yield* cli.exitError(status, { duringTurn: outcome === "duringTurn" }))
             yield* Deferred.succeed(done, status)
           })
       }),
@@ -619,13 +580,9 @@ export const make: (
       messages,
       send,
       request,
-      pendingRequests: Effect.sync(() => pending.size),
-      activeHandlers: Effect.sync(() => inbound.size),
-      stats: Effect.sync(() => ({ ...stats })),
       expectExit: Effect.sync(() => {
         exitExpected = true
-      }),
-      done: Deferred.await(done)
+      })
     })
   }
 )

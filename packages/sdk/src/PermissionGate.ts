@@ -161,6 +161,13 @@ export const inboundHandler = (
   defaultTimeout?: Duration.DurationInput
 ): InboundHandler => ({
   subtype: "can_use_tool",
+  attributes: (request) => {
+    const call = request as Protocol.CanUseToolRequest
+    return {
+      [Telemetry.attributes.tool]: call.tool_name,
+      ...(typeof call.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: call.tool_use_id } : {})
+    }
+  },
   // An error reply also keeps the tool from running, but an explicit deny says why.
   undecodable: () => PermissionResult.deny("Denied: the SDK could not read this permission request; failing closed."),
   handle: (request, { requestId }) => {

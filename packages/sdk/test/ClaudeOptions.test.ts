@@ -80,7 +80,7 @@ describe("ClaudeOptions.decode", () => {
     ["negative timeout", { controlTimeout: -5 }, ["controlTimeout: Expected a non-negative number"]],
     ["zero timeout", { hookTimeout: 0 }, ["hookTimeout: must be greater than zero"]],
     ["infinite grace period", { closeGracePeriod: Number.POSITIVE_INFINITY }, ["closeGracePeriod: must be finite"]],
-    ["bad maxLineBytes", { maxLineBytes: 0 }, ["maxLineBytes: Expected a positive number, actual 0"]],
+    ["bad maxLineChars", { maxLineChars: 0 }, ["maxLineChars: Expected a positive number, actual 0"]],
     ["not a UUID", { sessionId: "nope" }, ["sessionId: Expected a Universally Unique Identifier, actual a string"]],
     ["bad setting source", { settingSources: ["user", "global"] }, [
       "settingSources[1]: Expected \"user\" | \"project\" | \"local\""
@@ -482,7 +482,7 @@ describe("ClaudeOptions.toCliArgs", () => {
       hookTimeout: Duration.seconds(1),
       permissionTimeout: Duration.seconds(1),
       closeGracePeriod: Duration.seconds(1),
-      maxLineBytes: 1024
+      maxLineChars: 1024
     }, []]
   ]
 
@@ -1032,7 +1032,7 @@ describe("ClaudeOptions.routes", () => {
     hookTimeout: { option: { hookTimeout: Duration.seconds(1) } },
     permissionTimeout: { option: { permissionTimeout: Duration.seconds(1) } },
     closeGracePeriod: { option: { closeGracePeriod: Duration.seconds(1) } },
-    maxLineBytes: { option: { maxLineBytes: 1 } },
+    maxLineChars: { option: { maxLineChars: 1 } },
     secrets: { option: { secrets: ["a-secret-value"] } }
   }
 
@@ -1077,18 +1077,18 @@ describe("ClaudeOptions.runtimeSettings", () => {
     assert.isTrue(Duration.equals(settings.hookTimeout, Duration.seconds(60)))
     assert.isTrue(Duration.equals(settings.permissionTimeout, Duration.seconds(60)))
     assert.isTrue(Duration.equals(settings.closeGracePeriod, Duration.seconds(5)))
-    assert.strictEqual(settings.maxLineBytes, 256 * 1024 * 1024)
+    assert.strictEqual(settings.maxLineChars, 256 * 1024 * 1024)
   })
 
   it.effect("keeps what is given", () =>
     Effect.gen(function*() {
       const settings = ClaudeOptions.runtimeSettings(
-        yield* ClaudeOptions.decode({ executable: "/x/claude", cwd: "/w", hookTimeout: 5000, maxLineBytes: 1024 })
+        yield* ClaudeOptions.decode({ executable: "/x/claude", cwd: "/w", hookTimeout: 5000, maxLineChars: 1024 })
       )
       assert.strictEqual(settings.executable, "/x/claude")
       assert.strictEqual(settings.cwd, "/w")
       assert.isTrue(Duration.equals(settings.hookTimeout, Duration.seconds(5)))
-      assert.strictEqual(settings.maxLineBytes, 1024)
+      assert.strictEqual(settings.maxLineChars, 1024)
     }))
 })
 

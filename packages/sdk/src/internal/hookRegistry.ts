@@ -19,7 +19,7 @@ import type { InboundHandler } from "../ControlRouter.js"
 import type * as HookLayer from "../HookLayer.js"
 import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
-import * as Telemetry from "../Telemetry.js"
+import * as Telemetry from "./telemetry.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as GuardedRun from "./guardedRun.js"
 import * as HookResult from "./hookResult.js"
@@ -545,6 +545,16 @@ export const fromRegistrations = (
 
   const inboundHandler: InboundHandler = {
     subtype: "hook_callback",
+    attributes: (request) => {
+      const call = request as Protocol.HookCallbackRequest
+      const input = call.input as { readonly hook_event_name?: unknown; readonly tool_name?: unknown }
+      return {
+        [Telemetry.attributes.callbackId]: call.callback_id,
+        ...(typeof input.hook_event_name === "string" ? { [Telemetry.attributes.event]: input.hook_event_name } : {}),
+        ...(typeof input.tool_name === "string" ? { [Telemetry.attributes.tool]: input.tool_name } : {}),
+        ...(typeof call.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: call.tool_use_id } : {})
+      }
+    },
     // An error reply would mean "no opinion" (the tool runs): answer the event's fallback instead.
     undecodable: (raw) => {
       const event = (raw as { input?: { hook_event_name?: unknown } })?.input?.hook_event_name

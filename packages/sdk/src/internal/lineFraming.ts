@@ -9,7 +9,7 @@
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Stream from "effect/Stream"
-import { ProtocolError } from "../ClaudeError.js"
+import { ProtocolError } from "./claudeError.js"
 import * as Redaction from "./redaction.js"
 
 /** How much of an offending line an error keeps for display. */
@@ -49,7 +49,7 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
           reason: "LineTooLong",
           line: truncateForDisplay(redactor.redact(sample.slice(0, DISPLAY_CHARS + redactor.longest + 1))),
           lineLength: length,
-          detail: `a line exceeded the ${maxLineChars} character guard (maxLineBytes option)`
+          detail: `a line exceeded the ${maxLineChars} character guard (maxLineChars option)`
         })
 
       const takeLine = (tail: string): string => {

@@ -20,6 +20,7 @@ import type { InboundHandler } from "../ControlRouter.js"
 import type { McpServer, Options as ServerOptions } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
+import * as Telemetry from "./telemetry.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as GuardedRun from "./guardedRun.js"
 import * as Mcp from "./mcpProtocol.js"
@@ -479,6 +480,14 @@ export const inboundHandler = (servers: ReadonlyMap<string, McpServer>): Inbound
   }
   return {
     subtype: "mcp_message",
+    attributes: (request) => {
+      const call = request as Protocol.McpMessageRequest
+      const method = (call.message as { readonly method?: unknown } | undefined)?.method
+      return {
+        [Telemetry.attributes.mcpServer]: call.server_name,
+        ...(typeof method === "string" ? { [Telemetry.attributes.mcpMethod]: method } : {})
+      }
+    },
     undecodable: (raw) => {
       const message = (raw as { message?: unknown } | undefined)?.message
       const id = requestIdOf(message)

@@ -11,6 +11,7 @@
  *
  * @internal
  */
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
 
@@ -33,6 +34,9 @@ export const make = (): string => `${process.pid}-${Date.now().toString(36)}-${M
  * @internal
  */
 export const signalTagged = (tag: string, signal: NodeJS.Signals): Effect.Effect<ReadonlyArray<number>> =>
+  Effect.flatMap(signalNow(tag, signal), (pids) => Effect.as(awaitGone(pids), pids))
+
+const signalNow = (tag: string, signal: NodeJS.Signals): Effect.Effect<ReadonlyArray<number>> =>
   Effect.sync(() => {
     if (process.platform !== "linux") return []
     let entries: Array<string>
@@ -62,3 +66,23 @@ export const signalTagged = (tag: string, signal: NodeJS.Signals): Effect.Effect
     }
     return signalled
   })
+
+// A process is gone once it has no /proc entry or is a zombie (dead, waiting to be reaped by its parent).
+const isGone = (pid: number): boolean => {
+  try {
+    return /\) Z /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return true
+  }
+}
+
+// How long a close waits for the processes it killed to be gone, polling every 10 ms.
+const GONE_WITHIN_MILLIS = 1_000
+
+/** Waits, boundedly, until SIGKILLed processes are gone: when a close returns, nothing it killed still runs. */
+const awaitGone = (pids: ReadonlyArray<number>): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    for (let waited = 0; waited < GONE_WITHIN_MILLIS && !pids.every(isGone); waited += 10) {
+      yield* Effect.sleep(Duration.millis(10))
+    }
+  }).pipe(Effect.interruptible)

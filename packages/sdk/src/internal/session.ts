@@ -8,18 +8,21 @@
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as HashSet from "effect/HashSet"
+import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
-import { type ClaudeError, CliExitError, InitializeError, type ProtocolError, ResultError } from "../ClaudeError.js"
+import type { CliExitError } from "../ClaudeError.js"
+import { type ClaudeError, InitializeError, type ProtocolError, ResultError } from "./claudeError.js"
 import * as ClaudeOptions from "../ClaudeOptions.js"
 import * as CliProcess from "../CliProcess.js"
 import * as ControlRequest from "../ControlRequest.js"
@@ -28,7 +31,8 @@ import * as HookRegistry from "../HookRegistry.js"
 import * as PermissionGate from "../PermissionGate.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
-import * as Telemetry from "../Telemetry.js"
+import * as Telemetry from "./telemetry.js"
+import * as InternalMcpServer from "./mcpServer.js"
 import * as Secrets from "./options/secrets.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
@@ -38,9 +42,93 @@ import * as InternalTelemetry from "./telemetry.js"
 export interface SessionEnvironment {
   readonly executable: string
   readonly options: ClaudeOptions.Options
-  readonly gate: Option.Option<PermissionGate.PermissionGate.Service>
-  readonly extraHandlers: ReadonlyArray<ControlRouter.InboundHandler>
-  readonly extraInitialize: Readonly<Record<string, unknown>>
+}
+
+/**
+ * The services of one session from their layers: the CLI process, the hook
+ * registry, and the router over them with every inbound handler. A service
+ * the calling context already has (a fake `CliProcess` in a test, a
+ * `HookRegistry` of one's own) is used instead of building one.
+ *
+ * @internal
+ */
+export const servicesLayer = (config: {
+  readonly spawn: CliProcess.SpawnConfig
+  readonly hooks: HookRegistry.MakeOptions
+  readonly router: (hooks: HookRegistry.HookRegistry.Service) => ControlRouter.MakeOptions
+}): Layer.Layer<
+  CliProcess.CliProcess | ControlRouter.ControlRouter | HookRegistry.HookRegistry,
+  CliExitError,
+  CommandExecutor.CommandExecutor
+> => {
+  const base = Layer.merge(
+    fromContextOr(CliProcess.CliProcess, CliProcess.layer(config.spawn)),
+    fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer(config.hooks))
+  )
+  const router = Layer.unwrapEffect(
+    Effect.map(HookRegistry.HookRegistry, (hooks) => ControlRouter.layer(config.router(hooks)))
+  )
+  return Layer.provideMerge(router, base)
+}
+
+const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
+  Layer.unwrapEffect(Effect.map(
+    Effect.serviceOption(tag),
+    Option.match({ onNone: () => fallback, onSome: (service) => Layer.succeed(tag, service) })
+  ))
+
+/**
+ * Turn bookkeeping, kept as the router reads (not as the consumer does), so
+ * that it is right when the CLI exits: the prompts written whose turn has not
+ * ended, and the CLI's own word on whether it is busy
+ * (`session_state_changed`, which it sends when
+ * CLAUDE_CODE_SDK_READS_SESSION_STATE is set, as toEnv does). Prompts written
+ * back to back while a turn runs are merged into one turn with one result:
+ * "idle" resets the count to the prompts written since the last result was
+ * read (the "idle" that follows a result can be read after the next prompt
+ * was written). Whether a turn is running is decided here, once.
+ */
+const makeTurnTracker = () => {
+  let promptsInFlight = 0
+  let sentSinceResult = 0
+  let cliState: string | undefined
+  let lastResultIsError = false
+  let authenticationFailed = false
+  const inFlight = () => promptsInFlight > 0 || (cliState !== undefined && cliState !== "idle")
+  return {
+    inFlight,
+    /** A user message was written: every one gets a result, `shouldQuery: false` ones included. */
+    sent: () => {
+      promptsInFlight++
+      sentSinceResult++
+    },
+    observe: (message: Protocol.Message) => {
+      if (message.type === "result") {
+        // The turn is over; the CLI says "running" again when it starts another.
+        cliState = undefined
+        promptsInFlight = Math.max(0, promptsInFlight - 1)
+        sentSinceResult = 0
+        lastResultIsError = (message as { is_error?: unknown }).is_error === true || message.subtype !== "success"
+      } else if (message.type === "system") {
+        if (message.subtype === "session_state_changed") {
+          cliState = (message as { state?: string }).state
+          if (cliState === "idle") promptsInFlight = sentSinceResult
+        }
+      } else if (message.type === "assistant" && (message as { error?: unknown }).error === "authentication_failed") {
+        authenticationFailed = true
+      }
+    },
+    // An exit the SDK did not ask for: a turn in flight is lost whatever the exit code; otherwise 0, or
+    // 1 after an error result (the CLI's code for "the last result was an error"), is a normal end.
+    classifyExit: (status: CliProcess.ExitStatus): ControlRouter.ExitOutcome =>
+      inFlight() ? "duringTurn" : status.code === 0 || (status.code === 1 && lastResultIsError) ? "end" : "fail",
+    /** Whether a turn failed for want of credentials since the last call. */
+    takeAuthenticationFailure: () => {
+      const failed = authenticationFailed
+      authenticationFailed = false
+      return failed
+    }
+  }
 }
 
 /** @internal */
@@ -80,7 +168,8 @@ const makeSession = (
   Effect.gen(function*() {
     const options = env.options
     const settings = ClaudeOptions.runtimeSettings(options)
-    const hooks = yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
+    const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
+    const mcp = InternalMcpServer.sessionExtras(options)
 
     const sessionSpan = yield* Effect.makeSpanScoped(Telemetry.spans.session, { kind: "client" })
     yield* Effect.acquireRelease(
@@ -89,77 +178,45 @@ const makeSession = (
     )
     let turnSpan: Tracer.Span | undefined
     let turnIndex = 0
-
-    const cli = yield* CliProcess.make({
-      executable: env.executable,
-      args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(env.gate) }),
-      env: processEnv,
-      cwd: settings.cwd,
-      maxLineChars: settings.maxLineBytes,
-      closeGracePeriod: settings.closeGracePeriod,
-      redact: secrets
-    })
-
-    // Turn bookkeeping, kept as the router reads (not as the consumer does), so that it is right when
-    // the CLI exits: the prompts written whose turn has not ended, and the CLI's own word on whether it
-    // is busy (`session_state_changed`, which it sends when CLAUDE_CODE_SDK_READS_SESSION_STATE is set,
-    // as toEnv does). Prompts written back to back while a turn runs are merged into one turn with one
-    // result: "idle" resets the count to the prompts written since the last result was read (the "idle"
-    // that follows a result can be read after the next prompt was written).
-    let promptsInFlight = 0
-    let sentSinceResult = 0
-    let cliState: string | undefined
-    let lastResultIsError = false
-    let authenticationFailed = false
-    const turnInFlight = () => promptsInFlight > 0 || (cliState !== undefined && cliState !== "idle")
-    const observe = (message: Protocol.Message) => {
-      if (message.type === "result") {
-        // The turn is over; the CLI says "running" again when it starts another.
-        cliState = undefined
-        promptsInFlight = Math.max(0, promptsInFlight - 1)
-        sentSinceResult = 0
-        lastResultIsError = (message as { is_error?: unknown }).is_error === true || message.subtype !== "success"
-      } else if (message.type === "system") {
-        if (message.subtype === "session_state_changed") {
-          cliState = (message as { state?: string }).state
-          if (cliState === "idle") promptsInFlight = sentSinceResult
-        }
-      } else if (message.type === "assistant" && (message as { error?: unknown }).error === "authentication_failed") {
-        authenticationFailed = true
-      }
-    }
-    // An exit the SDK did not ask for: a turn in flight is lost whatever the exit code; otherwise 0, or
-    // 1 after an error result (the CLI's code for "the last result was an error"), is a normal end.
-    const exitError = (status: CliProcess.ExitStatus) =>
-      Effect.map(cli.exitError(status), (error) =>
-        turnInFlight()
-          ? new CliExitError({
-            reason: error.reason,
-            exitCode: error.exitCode,
-            signal: error.signal,
-            stderrTail: error.stderrTail,
-            duringTurn: true
-          })
-          : status.code === 0 || (status.code === 1 && lastResultIsError)
-          ? undefined
-          : error)
-
-    const router = yield* ControlRouter.make({
-      observe,
-      exitError,
-      redact: redactor.redact,
-      handlers: [
-        hooks.inboundHandler,
-        ...(Option.isSome(env.gate) ? [PermissionGate.inboundHandler(env.gate.value, settings.permissionTimeout)] : []),
-        ...env.extraHandlers
-      ],
-      controlTimeout: settings.controlTimeout,
-      parentSpan: () => turnSpan ?? sessionSpan,
-      logAnnotations: () => ({ pid: cli.pid, turn: turnIndex, ...(sessionId !== undefined ? { sessionId } : {}) })
-    }).pipe(Effect.provideService(CliProcess.CliProcess, cli))
-    sessionSpan.attribute(Telemetry.attributes.pid, cli.pid)
-
     let sessionId: string | undefined
+    const turns = makeTurnTracker()
+    const turnInFlight = turns.inFlight
+
+    // The session's services, each from its layer, composed here and only here.
+    const services = yield* Layer.build(servicesLayer({
+      spawn: {
+        executable: env.executable,
+        args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+        env: processEnv,
+        cwd: settings.cwd,
+        maxLineChars: settings.maxLineChars,
+        closeGracePeriod: settings.closeGracePeriod,
+        redact: secrets
+      },
+      hooks: { defaultTimeout: settings.hookTimeout },
+      router: (hooks) => ({
+        observe: turns.observe,
+        classifyExit: turns.classifyExit,
+        redact: redactor.redact,
+        handlers: [
+          hooks.inboundHandler,
+          ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+          ...mcp.handlers
+        ],
+        controlTimeout: settings.controlTimeout,
+        parentSpan: () => turnSpan ?? sessionSpan,
+        logAnnotations: (): Record<string, unknown> => ({
+          pid,
+          turn: turnIndex,
+          ...(sessionId !== undefined ? { sessionId } : {})
+        })
+      })
+    }))
+    const cli = Context.get(services, CliProcess.CliProcess)
+    const router = Context.get(services, ControlRouter.ControlRouter)
+    const hooks = Context.get(services, HookRegistry.HookRegistry)
+    const pid = cli.pid
+    sessionSpan.attribute(Telemetry.attributes.pid, pid)
 
     const startTurn = Effect.suspend(() => {
       if (turnSpan !== undefined) return Effect.void
@@ -207,7 +264,7 @@ const makeSession = (
     const initializeFields: ControlRequest.Payload<typeof ControlRequest.requests.initialize> = {
       ...(hooks.initializeHooks !== undefined ? { hooks: hooks.initializeHooks } : {}),
       ...ClaudeOptions.toInitializeFields(options),
-      ...env.extraInitialize
+      ...mcp.initialize
     }
 
     const initialization: Protocol.InitializeResponse = yield* router.request(
@@ -261,11 +318,9 @@ const makeSession = (
           bookkeeping.push(endTurn(message as unknown as Record<string, unknown>))
           // Without credentials the CLI reports success with `is_error` and a hint meant for a terminal:
           // the turn fails with a typed error that says what is missing, in place of that result.
-          const unauthenticated = authenticationFailed && (message as { is_error?: unknown }).is_error === true
-          if (unauthenticated) {
-            authenticationFailed = false
-            failure = notAuthenticated(message)
-          }
+          const unauthenticated = (message as { is_error?: unknown }).is_error === true &&
+            turns.takeAuthenticationFailure()
+          if (unauthenticated) failure = notAuthenticated(message)
           if (i + 1 < messages.length || unauthenticated) {
             leftover = messages.slice(i + 1)
             messages = messages.slice(0, unauthenticated ? i : i + 1)
@@ -314,9 +369,7 @@ const makeSession = (
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
         const input = toUserInput(prompt)
-        // Every user message gets a result, `shouldQuery: false` ones included.
-        promptsInFlight++
-        sentSinceResult++
+        turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
           return router.send(input as Protocol.StdinMessage)
         }

@@ -80,7 +80,7 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   hookTimeout: ["runtime"],
   permissionTimeout: ["runtime"],
   closeGracePeriod: ["runtime"],
-  maxLineBytes: ["runtime"],
+  maxLineChars: ["runtime"],
   secrets: ["runtime"]
 }
 
