@@ -13,16 +13,16 @@
  * @since 0.1.0
  */
 export {
-  TypeId,
+  ClaudeError,
+  CliExitError,
+  CliNotFoundError,
+  ControlError,
+  ControlTimeoutError,
+  InitializeError,
   isClaudeError,
   LocatorAttempt,
-  CliNotFoundError,
-  CliExitError,
-  ProtocolError,
-  ControlTimeoutError,
-  ControlError,
-  InitializeError,
   OptionsError,
+  ProtocolError,
   ResultError,
-  ClaudeError
+  TypeId
 } from "./internal/claudeError.js"

@@ -10,187 +10,29 @@
  * `claude.control.outbound` for the SDK's own requests. Decisions carry
  * `claude.decision` and, when a fallback answered, `claude.fallback`.
  *
- * Metrics: the values below; read them with `Metric.value` or export them.
+ * Metrics: the counters, gauges and the histogram below; read them with
+ * `Metric.value` or export them.
+ *
+ * The values are declared in `internal/telemetry.ts`, beside the helpers that
+ * record them (internal modules import no values from public ones); this
+ * module names them.
  *
  * @since 0.1.0
  */
-import * as Metric from "effect/Metric"
-import * as MetricBoundaries from "effect/MetricBoundaries"
-
-/**
- * Span names.
- *
- * @since 0.1.0
- * @category Spans
- */
-export const spans = {
-  session: "claude.session",
-  turn: "claude.turn",
-  inbound: "claude.control.inbound",
-  outbound: "claude.control.outbound",
-  hook: "claude.hook",
-  permission: "claude.permission"
-} as const
-
-/**
- * Span attribute keys.
- *
- * @since 0.1.0
- * @category Spans
- */
-export const attributes = {
-  sessionId: "claude.session_id",
-  pid: "claude.pid",
-  turn: "claude.turn",
-  requestId: "claude.request_id",
-  subtype: "claude.subtype",
-  event: "claude.hook.event",
-  matcher: "claude.hook.matcher",
-  callbackId: "claude.hook.callback_id",
-  hookName: "claude.hook.name",
-  tool: "claude.tool",
-  toolUseId: "claude.tool_use_id",
-  decision: "claude.decision",
-  fallback: "claude.fallback",
-  mcpServer: "claude.mcp.server",
-  mcpMethod: "claude.mcp.method",
-  resultSubtype: "claude.result.subtype",
-  isError: "claude.result.is_error",
-  costUsd: "claude.result.cost_usd",
-  numTurns: "claude.result.num_turns"
-} as const
-
-/**
- * Hook decisions, tagged `event` and `decision` (allow, deny, ask, defer,
- * block, halt, context, rewrite, empty, other).
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const hookDecisions: Metric.Metric.Counter<number> = Metric.counter("claude_hook_decisions_total", {
-  description: "Hook answers by event and decision"
-})
-
-/**
- * Permission gate decisions, tagged `tool` and `decision` (allow, deny).
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const permissionDecisions: Metric.Metric.Counter<number> = Metric.counter("claude_permission_decisions_total", {
-  description: "Permission gate answers by tool and decision"
-})
-
-/**
- * Fallback answers, tagged `kind` (hook, permission) and `cause` (timeout,
- * failure, defect, invalid_output, unknown_callback).
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const fallbacks: Metric.Metric.Counter<number> = Metric.counter("claude_fallbacks_total", {
-  description: "Fallback answers by kind and cause"
-})
-
-/**
- * How long hook and permission handlers took, in milliseconds, tagged `kind`.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const handlerLatency: Metric.Metric.Histogram<number> = Metric.histogram(
-  "claude_handler_duration_ms",
-  MetricBoundaries.exponential({ start: 0.25, factor: 2, count: 20 }),
-  "Hook and permission handler latency in milliseconds"
-)
-
-/**
- * Sessions with a live CLI process.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const liveSessions: Metric.Metric.Gauge<number> = Metric.gauge("claude_sessions_live", {
-  description: "Sessions with a live CLI"
-})
-
-/**
- * Control requests the SDK sent that await a response.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const pendingControlRequests: Metric.Metric.Gauge<number> = Metric.gauge("claude_control_requests_pending", {
-  description: "Outbound control requests awaiting a response"
-})
-
-/**
- * stdout lines read.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const linesDecoded: Metric.Metric.Counter<number> = Metric.counter("claude_stdout_lines_total", {
-  description: "Lines read from the CLI's stdout"
-})
-
-/**
- * Messages of a type this SDK does not know, passed on as unknown messages.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const unknownMessages: Metric.Metric.Counter<number> = Metric.counter("claude_unknown_messages_total", {
-  description: "Messages of an unknown type"
-})
-
-/**
- * Lines that were not valid messages.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const protocolErrors: Metric.Metric.Counter<number> = Metric.counter("claude_protocol_errors_total", {
-  description: "stdout lines that were not valid messages"
-})
-
-/**
- * Results, tagged `subtype` and `is_error`.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const results: Metric.Metric.Counter<number> = Metric.counter("claude_results_total", {
-  description: "Turn results"
-})
-
-/**
- * Model turns the CLI reported in results (`num_turns`).
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const modelTurns: Metric.Metric.Counter<number> = Metric.counter("claude_model_turns_total", {
-  description: "Model turns reported by results"
-})
-
-/**
- * Cost the CLI reported in results, in USD.
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const costUsd: Metric.Metric.Counter<number> = Metric.counter("claude_cost_usd_total", {
-  description: "Cost reported by results (USD)"
-})
-
-/**
- * Tokens the CLI reported in results, tagged `type` (input, output,
- * cache_read, cache_creation).
- *
- * @since 0.1.0
- * @category Metrics
- */
-export const tokens: Metric.Metric.Counter<number> = Metric.counter("claude_tokens_total", {
-  description: "Tokens reported by results"
-})
+export {
+  attributes,
+  costUsd,
+  fallbacks,
+  handlerLatency,
+  hookDecisions,
+  linesDecoded,
+  liveSessions,
+  modelTurns,
+  pendingControlRequests,
+  permissionDecisions,
+  protocolErrors,
+  results,
+  spans,
+  tokens,
+  unknownMessages
+} from "./internal/telemetry.js"

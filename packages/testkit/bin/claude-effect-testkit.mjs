@@ -5,7 +5,7 @@
 //
 // serves a ScriptedModel from a script file on 127.0.0.1 and prints the environment for the CLI.
 //
-// Which code runs: the compiled build (`build/src/internal/serveCli.js`), what a published package
+// Which code runs: the compiled build (`build/src/bin/serveCli.js`), what a published package
 // ships; in this repository (where `tsconfig.src.json` sits beside this package's manifest, and is not
 // published) the TypeScript source through tsx when tsx is there.
 import { existsSync, readFileSync } from "node:fs"
@@ -15,8 +15,8 @@ import process from "node:process"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)))
-const built = join(root, "build", "src", "internal", "serveCli.js")
-const source = join(root, "src", "internal", "serveCli.ts")
+const built = join(root, "build", "src", "bin", "serveCli.js")
+const source = join(root, "src", "bin", "serveCli.ts")
 const inWorkspace = existsSync(join(root, "tsconfig.src.json"))
 
 // tsx's ESM API (`tsx/esm/api`, import condition), found from the workspace's packages.

@@ -36,8 +36,7 @@ import type * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Tracer from "effect/Tracer"
-import * as Telemetry from "../Telemetry.js"
-import { tagged } from "./telemetry.js"
+import * as Telemetry from "./telemetry.js"
 
 // -----------------------------------------------------------------------------
 // Policies stated once
@@ -214,13 +213,13 @@ const record = (
     if (fallback !== undefined) call.span.attribute(Telemetry.attributes.fallback, fallback)
   }
   if (policy.decisions !== undefined && policy.decisionTag !== undefined) {
-    tagged(policy.decisions, policy.decisionTag, call.decisionTagValue ?? "", "decision", decision)
+    Telemetry.tagged(policy.decisions, policy.decisionTag, call.decisionTagValue ?? "", "decision", decision)
       .unsafeUpdate(1, labels)
   }
   if (fallback !== undefined) {
-    tagged(Telemetry.fallbacks, "kind", policy.kind, "cause", fallback).unsafeUpdate(1, labels)
+    Telemetry.tagged(Telemetry.fallbacks, "kind", policy.kind, "cause", fallback).unsafeUpdate(1, labels)
   }
-  tagged(Telemetry.handlerLatency, "kind", policy.kind).unsafeUpdate(durationMillis, labels)
+  Telemetry.tagged(Telemetry.handlerLatency, "kind", policy.kind).unsafeUpdate(durationMillis, labels)
 }
 
 // -----------------------------------------------------------------------------

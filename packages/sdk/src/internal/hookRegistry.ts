@@ -19,10 +19,10 @@ import type { InboundHandler } from "../ControlRouter.js"
 import type * as HookLayer from "../HookLayer.js"
 import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
-import * as Telemetry from "./telemetry.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as GuardedRun from "./guardedRun.js"
 import * as HookResult from "./hookResult.js"
+import * as Telemetry from "./telemetry.js"
 // The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolHooks from "./protocol/hooks.js"
 

@@ -20,12 +20,12 @@ import type { InboundHandler } from "../ControlRouter.js"
 import type { McpServer, Options as ServerOptions } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
-import * as Telemetry from "./telemetry.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as GuardedRun from "./guardedRun.js"
 import * as Mcp from "./mcpProtocol.js"
 import * as Model from "./mcpServerModel.js"
 import { ContextKey, isServer, type ServerInternal } from "./mcpServerModel.js"
+import * as Telemetry from "./telemetry.js"
 
 // -----------------------------------------------------------------------------
 // servers

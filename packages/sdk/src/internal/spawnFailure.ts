@@ -11,8 +11,8 @@ import * as FileSystem from "@effect/platform/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { CliExitError } from "../ClaudeError.js"
 import type { SpawnConfig } from "../CliProcess.js"
+import { CliExitError } from "./claudeError.js"
 import type { Redactor } from "./redaction.js"
 
 /** The error code (`ENOENT`, `E2BIG`, ...) somewhere in a spawn failure. */

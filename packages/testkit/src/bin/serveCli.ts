@@ -6,6 +6,10 @@
  * ({@link ScriptFile}) on 127.0.0.1 and prints the environment that points
  * the CLI at it, until it is stopped (Ctrl-C, SIGTERM).
  *
+ * A program on top of the public modules (it uses `ScriptFile` and
+ * `ScriptedModel` as any user would), so it lives beside `internal/`, not in
+ * it: internal modules import public modules' types only.
+ *
  * @internal
  */
 import type * as CliApp from "@effect/cli/CliApp"

@@ -12,7 +12,7 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { ProtocolError } from "../../ClaudeError.js"
+import { ProtocolError } from "../claudeError.js"
 import {
   ControlCancelRequest,
   ControlRequest,
@@ -52,6 +52,9 @@ import { validatorFor } from "./validator.js"
 /**
  * What a user of the SDK sees in the message stream: every stdout message but
  * the control traffic and keep-alives, unknown types included.
+ *
+ * @since 0.1.0
+ * @category Unions
  */
 export const Message = Schema.Union(
   AssistantMessage,
@@ -71,10 +74,17 @@ export const Message = Schema.Union(
   UnknownMessage
 )
 
+/**
+ * @since 0.1.0
+ * @category Unions
+ */
 export type Message = typeof Message.Type
 
 /**
  * Any line the CLI writes on stdout.
+ *
+ * @since 0.1.0
+ * @category Unions
  */
 export const StdoutMessage = Schema.Union(
   Message,
@@ -84,12 +94,19 @@ export const StdoutMessage = Schema.Union(
   KeepAlive
 )
 
+/**
+ * @since 0.1.0
+ * @category Unions
+ */
 export type StdoutMessage = typeof StdoutMessage.Type
 
 /**
  * Any line the SDK writes on stdin. There is no fallback member: the SDK has
  * no business writing a line the CLI does not know, and some bad lines make
  * the CLI exit.
+ *
+ * @since 0.1.0
+ * @category Unions
  */
 export const StdinMessage = Schema.Union(
   UserInput,
@@ -100,6 +117,10 @@ export const StdinMessage = Schema.Union(
   UpdateEnvironmentVariables
 )
 
+/**
+ * @since 0.1.0
+ * @category Unions
+ */
 export type StdinMessage = typeof StdinMessage.Type
 
 const controlTypes: ReadonlySet<string> = new Set([
@@ -113,6 +134,9 @@ const knownTypes: ReadonlySet<string> = new Set(knownStdoutTypes)
 
 /**
  * Whether a stdout message belongs to the user-facing stream.
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isMessage = (message: StdoutMessage): message is Message => !controlTypes.has(message.type)
 
@@ -120,6 +144,9 @@ export const isMessage = (message: StdoutMessage): message is Message => !contro
  * Whether a stdout message is of a type this SDK does not know. Set these
  * aside before switching on `type`: the fallback's `type` is a string, so a
  * `switch` alone cannot rule it out.
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isUnknownMessage = (message: StdoutMessage): message is UnknownMessage => !knownTypes.has(message.type)
 
@@ -128,6 +155,9 @@ export const isUnknownMessage = (message: StdoutMessage): message is UnknownMess
  * message of a known subtype is always that subtype's member (never
  * `SystemOther`), which comparing `subtype` alone cannot tell the type
  * checker.
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isSystemMessage = <Subtype extends keyof typeof systemMessageBySubtype>(
   message: StdoutMessage,
@@ -138,29 +168,45 @@ export const isSystemMessage = <Subtype extends keyof typeof systemMessageBySubt
 /**
  * Whether a message is a `result` of subtype `success` (which still has
  * `is_error: true` when the API failed).
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isResultSuccess = (message: StdoutMessage): message is ResultSuccess =>
   message.type === "result" && message.subtype === "success"
 
 /**
- * Whether a message is an `assistant` message.
+ * Whether a message is an `assistant` message. Use the guards rather than
+ * comparing `type`: the unknown-message fallback's `type` is any string.
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isAssistantMessage = (message: StdoutMessage): message is AssistantMessage => message.type === "assistant"
 
 /**
  * Whether a message is a `user` message (a tool result echo, a synthetic
  * message, a replayed prompt).
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isUserMessage = (message: StdoutMessage): message is UserMessage => message.type === "user"
 
 /**
  * Whether a message is a `result`, of any subtype.
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isResultMessage = (message: StdoutMessage): message is ResultSuccess | ResultErrorMessage =>
   message.type === "result"
 
 /**
  * Whether a message is a `stream_event` (partial messages).
+ *
+ * @since 0.1.0
+ * @category Guards
  */
 export const isStreamEvent = (message: StdoutMessage): message is StreamEvent => message.type === "stream_event"
 
@@ -323,6 +369,9 @@ const decodeWith = <A>(
  * Decodes one stdout line. Unknown types, subtypes and fields decode (and are
  * kept); a line that is not JSON or breaks a known shape is a
  * {@link ProtocolError}. Never throws.
+ *
+ * @since 0.1.0
+ * @category Codec
  */
 export const decodeStdoutLine = (line: string): Either.Either<StdoutMessage, ProtocolError> =>
   decodeWith<StdoutMessage>(line, stdoutMemberOf)
@@ -330,6 +379,9 @@ export const decodeStdoutLine = (line: string): Either.Either<StdoutMessage, Pro
 /**
  * Decodes one stdin line (for tests, fakes and tools). Unlike stdout, an
  * unknown `type` is an error: it is not a line the SDK should write.
+ *
+ * @since 0.1.0
+ * @category Codec
  */
 export const decodeStdinLine = (line: string): Either.Either<StdinMessage, ProtocolError> =>
   decodeWith<StdinMessage>(line, stdinMemberOf)
@@ -375,6 +427,9 @@ const encodeWith = (
 /**
  * Encodes a message for stdin, validated by its schema first (some bad lines
  * make the CLI exit). Returns the JSON text without the trailing newline.
+ *
+ * @since 0.1.0
+ * @category Codec
  */
 export const encodeStdinLine = (message: StdinMessage): Either.Either<string, ProtocolError> =>
   encodeWith(message, stdinMemberOf)
@@ -382,6 +437,9 @@ export const encodeStdinLine = (message: StdinMessage): Either.Either<string, Pr
 /**
  * Encodes a message as the CLI would write it on stdout (for tests and
  * fakes). Returns the JSON text without the trailing newline.
+ *
+ * @since 0.1.0
+ * @category Codec
  */
 export const encodeStdoutLine = (message: StdoutMessage): Either.Either<string, ProtocolError> =>
   encodeWith(message, stdoutMemberOf)

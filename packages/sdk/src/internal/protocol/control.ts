@@ -59,6 +59,9 @@ import {
 /**
  * Run the SDK hook `callback_id` on `input`. For tool events `tool_use_id` is
  * the tool's id; for other events a fresh UUID.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const HookCallbackRequest = openStruct({
   subtype: Schema.Literal("hook_callback"),
@@ -67,11 +70,18 @@ export const HookCallbackRequest = openStruct({
   tool_use_id: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type HookCallbackRequest = typeof HookCallbackRequest.Type
 
 /**
  * Ask whether a tool may run (only with `--permission-prompt-tool stdio`).
  * The CLI waits for the answer without any timeout.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const CanUseToolRequest = openStruct({
   subtype: Schema.Literal("can_use_tool"),
@@ -101,11 +111,18 @@ export const CanUseToolRequest = openStruct({
   }))
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type CanUseToolRequest = typeof CanUseToolRequest.Type
 
 /**
  * A JSON-RPC message for an SDK-hosted MCP server. Reply with
  * `{ mcp_response: <JSON-RPC response> }`.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const McpMessageRequest = openStruct({
   subtype: Schema.Literal("mcp_message"),
@@ -113,10 +130,17 @@ export const McpMessageRequest = openStruct({
   message: Json
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type McpMessageRequest = typeof McpMessageRequest.Type
 
 /**
  * An MCP server asks the user for input.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const ElicitationRequest = openStruct({
   subtype: Schema.Literal("elicitation"),
@@ -132,10 +156,17 @@ export const ElicitationRequest = openStruct({
   description: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type ElicitationRequest = typeof ElicitationRequest.Type
 
 /**
  * The CLI asks the host to show a dialog of some kind.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const UserDialogRequest = openStruct({
   subtype: Schema.Literal("request_user_dialog"),
@@ -144,6 +175,10 @@ export const UserDialogRequest = openStruct({
   tool_use_id: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type UserDialogRequest = typeof UserDialogRequest.Type
 
 /**
@@ -160,15 +195,25 @@ export const inboundRequestSubtypes = [
 /**
  * A request of a subtype this SDK does not know: answer it with an error, the
  * session keeps running.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const UnknownControlRequest = openStruct({
   subtype: otherThan(inboundRequestSubtypes, "UnknownControlRequestSubtype")
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type UnknownControlRequest = typeof UnknownControlRequest.Type
 
 /**
  * What the CLI can ask the SDK.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const InboundControlRequest = Schema.Union(
   HookCallbackRequest,
@@ -179,11 +224,18 @@ export const InboundControlRequest = Schema.Union(
   UnknownControlRequest
 )
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type InboundControlRequest = typeof InboundControlRequest.Type
 
 /**
  * A request from the CLI. Answer with a {@link ControlResponse} carrying the
  * same `request_id`, and keep reading stdout meanwhile.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const ControlRequest = openStruct({
   type: Schema.Literal("control_request"),
@@ -191,18 +243,29 @@ export const ControlRequest = openStruct({
   request: InboundControlRequest
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type ControlRequest = typeof ControlRequest.Type
 
 /**
  * The sender stopped waiting for the answer to one of its own requests (the
  * CLI sends it on interrupt, hook timeout, or when a `PermissionRequest` hook
  * decided first). A reply sent afterwards is ignored.
+ *
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
  */
 export const ControlCancelRequest = openStruct({
   type: Schema.Literal("control_cancel_request"),
   request_id: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (CLI to SDK)
+ */
 export type ControlCancelRequest = typeof ControlCancelRequest.Type
 
 // -----------------------------------------------------------------------------
@@ -212,6 +275,9 @@ export type ControlCancelRequest = typeof ControlCancelRequest.Type
 /**
  * A successful reply. The CLI leaves out `response` for some subtypes, and
  * leaves out `request_id` when the request had none.
+ *
+ * @since 0.1.0
+ * @category Control responses
  */
 export const ControlSuccess = openStruct({
   subtype: Schema.Literal("success"),
@@ -219,11 +285,18 @@ export const ControlSuccess = openStruct({
   response: optional(JsonObject)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control responses
+ */
 export type ControlSuccess = typeof ControlSuccess.Type
 
 /**
  * An error reply. The CLI may add `error_code` (`unsupported_request`,
  * `invalid_mode`, `bypass_not_launched`).
+ *
+ * @since 0.1.0
+ * @category Control responses
  */
 export const ControlFailure = openStruct({
   subtype: Schema.Literal("error"),
@@ -232,18 +305,29 @@ export const ControlFailure = openStruct({
   error_code: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control responses
+ */
 export type ControlFailure = typeof ControlFailure.Type
 
 /**
  * A reply to a control request, in either direction. The CLI's reply to
  * `initialize` carries more envelope fields (`pending_permission_requests`,
  * ...), which are kept.
+ *
+ * @since 0.1.0
+ * @category Control responses
  */
 export const ControlResponse = openStruct({
   type: Schema.Literal("control_response"),
   response: Schema.Union(ControlSuccess, ControlFailure)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control responses
+ */
 export type ControlResponse = typeof ControlResponse.Type
 
 // -----------------------------------------------------------------------------
@@ -253,13 +337,23 @@ export type ControlResponse = typeof ControlResponse.Type
 /**
  * An MCP server configuration (`stdio`, `sse`, `http`, or `{ type: "sdk",
  * name }` for an in-process server). Kept as JSON: the CLI validates it.
+ *
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
  */
 export const McpServerConfig = JsonObject
 
+/**
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
+ */
 export type McpServerConfig = typeof McpServerConfig.Type
 
 /**
  * A subagent definition for `initialize.agents`.
+ *
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
  */
 export const AgentDefinition = openStruct({
   description: Schema.String,
@@ -272,6 +366,10 @@ export const AgentDefinition = openStruct({
   permissionMode: optional(PermissionMode)
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
+ */
 export type AgentDefinition = typeof AgentDefinition.Type
 
 /**
@@ -283,6 +381,9 @@ export type AgentDefinition = typeof AgentDefinition.Type
  * accepted silently by the CLI. `settings`, `disallowedTools` and
  * `mcpServers` are ignored unless the CLI was launched with
  * `--await-initialize` (and `--initialize-fields` for the first two).
+ *
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
  */
 export const InitializeRequest = openStruct({
   subtype: Schema.Literal("initialize"),
@@ -322,6 +423,10 @@ export const InitializeRequest = openStruct({
   mcpServers: optional(Schema.Record({ key: Schema.String, value: McpServerConfig }))
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
+ */
 export type InitializeRequest = typeof InitializeRequest.Type
 
 // The constructors of `ControlRequest` (the public module re-exports them).
@@ -570,11 +675,18 @@ type ControlRequests = typeof controlRequests
 /**
  * The escape hatch: any other subtype, with any fields. The CLI answers an
  * unknown subtype with an error (`unsupported_request`) and keeps running.
+ *
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
  */
 export const OtherOutboundRequest = openStruct({
   subtype: otherThan(Object.keys(controlRequests), "OtherOutboundRequestSubtype")
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
+ */
 export type OtherOutboundRequest = typeof OtherOutboundRequest.Type
 
 const knownPayloads: ReadonlyArray<ControlRequests[keyof ControlRequests]["payloadSchema"]> = Object.values(
@@ -582,16 +694,26 @@ const knownPayloads: ReadonlyArray<ControlRequests[keyof ControlRequests]["paylo
 ).map((request) => request.payloadSchema)
 
 /**
- * What the SDK can ask the CLI: the payload of every request of the table,
- * and any other subtype.
+ * What the SDK can ask the CLI: the payload of every request of the table
+ * (`ControlRequest.requests`), derived from it, and any other subtype.
+ *
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
  */
 export const OutboundControlRequestPayload = Schema.Union(...knownPayloads, OtherOutboundRequest)
 
+/**
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
+ */
 export type OutboundControlRequestPayload = typeof OutboundControlRequestPayload.Type
 
 /**
  * A request from the SDK. The CLI dies on a `control_request` whose `request`
  * is missing or `null`, so both `request_id` and `request` are required.
+ *
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
  */
 export const OutboundControlRequest = closedStruct({
   type: Schema.Literal("control_request"),
@@ -599,14 +721,25 @@ export const OutboundControlRequest = closedStruct({
   request: OutboundControlRequestPayload
 })
 
+/**
+ * @since 0.1.0
+ * @category Control (SDK to CLI)
+ */
 export type OutboundControlRequest = typeof OutboundControlRequest.Type
 
 /**
  * Set environment variables of the CLI process (accepted without a reply).
+ *
+ * @since 0.1.0
+ * @category Stdin messages
  */
 export const UpdateEnvironmentVariables = closedStruct({
   type: Schema.Literal("update_environment_variables"),
   variables: Schema.Record({ key: Schema.String, value: Schema.String })
 })
 
+/**
+ * @since 0.1.0
+ * @category Stdin messages
+ */
 export type UpdateEnvironmentVariables = typeof UpdateEnvironmentVariables.Type

@@ -65,9 +65,16 @@ export const hookEvents = [
 
 /**
  * The name of a hook event.
+ *
+ * @since 0.1.0
+ * @category Hooks
  */
 export const HookEvent = Schema.Literal(...hookEvents)
 
+/**
+ * @since 0.1.0
+ * @category Hooks
+ */
 export type HookEvent = typeof HookEvent.Type
 
 // -----------------------------------------------------------------------------
@@ -76,15 +83,25 @@ export type HookEvent = typeof HookEvent.Type
 
 /**
  * The reasoning effort of the current turn, as hooks see it.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export const HookEffort = openStruct({
   level: openLiteral("low", "medium", "high", "xhigh", "max")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type HookEffort = typeof HookEffort.Type
 
 /**
  * A background task listed in `Stop` / `SubagentStop` inputs.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export const BackgroundTaskSummary = openStruct({
   id: Schema.String,
@@ -98,10 +115,17 @@ export const BackgroundTaskSummary = openStruct({
   name: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type BackgroundTaskSummary = typeof BackgroundTaskSummary.Type
 
 /**
  * A session cron listed in `Stop` / `SubagentStop` inputs.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export const SessionCronSummary = openStruct({
   id: Schema.String,
@@ -110,10 +134,17 @@ export const SessionCronSummary = openStruct({
   prompt: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type SessionCronSummary = typeof SessionCronSummary.Type
 
 /**
  * One call of a `PostToolBatch` input.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export const PostToolBatchToolCall = openStruct({
   tool_name: Schema.String,
@@ -122,6 +153,10 @@ export const PostToolBatchToolCall = openStruct({
   tool_response: optional(Json)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PostToolBatchToolCall = typeof PostToolBatchToolCall.Type
 
 /**
@@ -170,14 +205,26 @@ const taskFields = {
 const elicitationMode = openLiteral("form", "url")
 const elicitationAction = openLiteral("accept", "decline", "cancel")
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PreToolUseHookInput = hookInput("PreToolUse", {
   ...toolFields,
   tool_use_id: Schema.String,
   mcp_server: optional(McpServerProvenance)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PreToolUseHookInput = typeof PreToolUseHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PostToolUseHookInput = hookInput("PostToolUse", {
   ...toolFields,
   tool_response: Json,
@@ -186,8 +233,16 @@ export const PostToolUseHookInput = hookInput("PostToolUse", {
   mcp_server: optional(McpServerProvenance)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PostToolUseHookInput = typeof PostToolUseHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PostToolUseFailureHookInput = hookInput("PostToolUseFailure", {
   ...toolFields,
   tool_use_id: Schema.String,
@@ -197,30 +252,62 @@ export const PostToolUseFailureHookInput = hookInput("PostToolUseFailure", {
   mcp_server: optional(McpServerProvenance)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PostToolUseFailureHookInput = typeof PostToolUseFailureHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PostToolBatchHookInput = hookInput("PostToolBatch", {
   tool_calls: Schema.Array(PostToolBatchToolCall)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PostToolBatchHookInput = typeof PostToolBatchHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const NotificationHookInput = hookInput("Notification", {
   message: Schema.String,
   title: optional(Schema.String),
   notification_type: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type NotificationHookInput = typeof NotificationHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const UserPromptSubmitHookInput = hookInput("UserPromptSubmit", {
   prompt: Schema.String,
   source: optional(openLiteral("user", "sdk", "system", "loop_wakeup", "schedule_wakeup", "poll_event")),
   session_title: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type UserPromptSubmitHookInput = typeof UserPromptSubmitHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const UserPromptExpansionHookInput = hookInput("UserPromptExpansion", {
   expansion_type: openLiteral("slash_command", "mcp_prompt"),
   command_name: Schema.String,
@@ -229,8 +316,16 @@ export const UserPromptExpansionHookInput = hookInput("UserPromptExpansion", {
   prompt: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type UserPromptExpansionHookInput = typeof UserPromptExpansionHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const SessionStartHookInput = hookInput("SessionStart", {
   source: openLiteral("startup", "resume", "clear", "compact", "fork"),
   model: optional(Schema.String),
@@ -241,14 +336,30 @@ export const SessionStartHookInput = hookInput("SessionStart", {
   estimated_cache_write_usd: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type SessionStartHookInput = typeof SessionStartHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const SessionEndHookInput = hookInput("SessionEnd", {
   reason: openLiteral("clear", "resume", "logout", "prompt_input_exit", "other")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type SessionEndHookInput = typeof SessionEndHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const StopHookInput = hookInput("Stop", {
   stop_hook_active: Schema.Boolean,
   last_assistant_message: optional(Schema.String),
@@ -256,23 +367,47 @@ export const StopHookInput = hookInput("Stop", {
   session_crons: optional(Schema.Array(SessionCronSummary))
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type StopHookInput = typeof StopHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const StopFailureHookInput = hookInput("StopFailure", {
   error: Schema.String,
   error_details: optional(Schema.String),
   last_assistant_message: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type StopFailureHookInput = typeof StopFailureHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const SubagentStartHookInput = hookInput("SubagentStart", {
   agent_id: Schema.String,
   agent_type: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type SubagentStartHookInput = typeof SubagentStartHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const SubagentStopHookInput = hookInput("SubagentStop", {
   stop_hook_active: Schema.Boolean,
   agent_id: Schema.String,
@@ -283,44 +418,92 @@ export const SubagentStopHookInput = hookInput("SubagentStop", {
   session_crons: optional(Schema.Array(SessionCronSummary))
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type SubagentStopHookInput = typeof SubagentStopHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PreCompactHookInput = hookInput("PreCompact", {
   trigger: openLiteral("manual", "auto"),
   custom_instructions: NullableString
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PreCompactHookInput = typeof PreCompactHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PostCompactHookInput = hookInput("PostCompact", {
   trigger: openLiteral("manual", "auto"),
   compact_summary: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PostCompactHookInput = typeof PostCompactHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PreModelSwitchHookInput = hookInput("PreModelSwitch", {
   ...modelSwitchFields,
   source: openLiteral("command", "picker", "sdk")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PreModelSwitchHookInput = typeof PreModelSwitchHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PostModelSwitchHookInput = hookInput("PostModelSwitch", {
   ...modelSwitchFields,
   source: openLiteral("command", "picker", "sdk", "auto", "resume")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PostModelSwitchHookInput = typeof PostModelSwitchHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PermissionRequestHookInput = hookInput("PermissionRequest", {
   ...toolFields,
   permission_suggestions: optional(Schema.Array(PermissionUpdate)),
   mcp_server: optional(McpServerProvenance)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PermissionRequestHookInput = typeof PermissionRequestHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const PermissionDeniedHookInput = hookInput("PermissionDenied", {
   ...toolFields,
   tool_use_id: Schema.String,
@@ -328,29 +511,69 @@ export const PermissionDeniedHookInput = hookInput("PermissionDenied", {
   mcp_server: optional(McpServerProvenance)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type PermissionDeniedHookInput = typeof PermissionDeniedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const SetupHookInput = hookInput("Setup", {
   trigger: openLiteral("init", "maintenance")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type SetupHookInput = typeof SetupHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const TeammateIdleHookInput = hookInput("TeammateIdle", {
   teammate_name: Schema.String,
   team_name: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type TeammateIdleHookInput = typeof TeammateIdleHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const TaskCreatedHookInput = hookInput("TaskCreated", taskFields)
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type TaskCreatedHookInput = typeof TaskCreatedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const TaskCompletedHookInput = hookInput("TaskCompleted", taskFields)
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type TaskCompletedHookInput = typeof TaskCompletedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const ElicitationHookInput = hookInput("Elicitation", {
   mcp_server_name: Schema.String,
   message: Schema.String,
@@ -360,8 +583,16 @@ export const ElicitationHookInput = hookInput("Elicitation", {
   requested_schema: optional(JsonObject)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type ElicitationHookInput = typeof ElicitationHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const ElicitationResultHookInput = hookInput("ElicitationResult", {
   mcp_server_name: Schema.String,
   elicitation_id: optional(Schema.String),
@@ -370,27 +601,59 @@ export const ElicitationResultHookInput = hookInput("ElicitationResult", {
   content: optional(JsonObject)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type ElicitationResultHookInput = typeof ElicitationResultHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const ConfigChangeHookInput = hookInput("ConfigChange", {
   source: openLiteral("user_settings", "project_settings", "local_settings", "policy_settings", "skills"),
   file_path: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type ConfigChangeHookInput = typeof ConfigChangeHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const WorktreeCreateHookInput = hookInput("WorktreeCreate", {
   name: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type WorktreeCreateHookInput = typeof WorktreeCreateHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const WorktreeRemoveHookInput = hookInput("WorktreeRemove", {
   worktree_path: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type WorktreeRemoveHookInput = typeof WorktreeRemoveHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const InstructionsLoadedHookInput = hookInput("InstructionsLoaded", {
   file_path: Schema.String,
   memory_type: openLiteral("User", "Project", "Local", "Managed"),
@@ -400,29 +663,61 @@ export const InstructionsLoadedHookInput = hookInput("InstructionsLoaded", {
   parent_file_path: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type InstructionsLoadedHookInput = typeof InstructionsLoadedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const CwdChangedHookInput = hookInput("CwdChanged", {
   old_cwd: Schema.String,
   new_cwd: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type CwdChangedHookInput = typeof CwdChangedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const FileChangedHookInput = hookInput("FileChanged", {
   file_path: Schema.String,
   event: openLiteral("change", "add", "unlink")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type FileChangedHookInput = typeof FileChangedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const DirectoryAddedHookInput = hookInput("DirectoryAdded", {
   directory: Schema.String,
   source: openLiteral("slash_command", "register_repo_root")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type DirectoryAddedHookInput = typeof DirectoryAddedHookInput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export const MessageDisplayHookInput = hookInput("MessageDisplay", {
   turn_id: Schema.String,
   message_id: Schema.String,
@@ -431,21 +726,35 @@ export const MessageDisplayHookInput = hookInput("MessageDisplay", {
   delta: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type MessageDisplayHookInput = typeof MessageDisplayHookInput.Type
 
 /**
  * The input of an event this SDK does not know yet: the base fields and
  * everything else, kept.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export const UnknownHookInput = openStruct({
   ...baseHookInputFields,
   hook_event_name: otherThan(hookEvents, "UnknownHookEvent")
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type UnknownHookInput = typeof UnknownHookInput.Type
 
 /**
  * The input schema of each event, by name.
+ *
+ * @since 0.1.0
+ * @category Hooks
  */
 export const hookInputByEvent = {
   PreToolUse: PreToolUseHookInput,
@@ -485,6 +794,9 @@ export const hookInputByEvent = {
 
 /**
  * The input of a `hook_callback` request, discriminated by `hook_event_name`.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export const HookInput = Schema.Union(
   PreToolUseHookInput,
@@ -523,10 +835,17 @@ export const HookInput = Schema.Union(
   UnknownHookInput
 )
 
+/**
+ * @since 0.1.0
+ * @category Hook inputs
+ */
 export type HookInput = typeof HookInput.Type
 
 /**
  * The input of one event.
+ *
+ * @since 0.1.0
+ * @category Hook inputs
  */
 export type HookInputFor<E extends HookEvent> = Extract<HookInput, { readonly hook_event_name: E }>
 
@@ -543,11 +862,22 @@ const specificOutput = <Event extends HookEvent, Fields extends Schema.Struct.Fi
  * What a `PreToolUse` hook decides: `permissionDecision` skips (`allow`),
  * blocks (`deny`), asks the permission prompt (`ask`) or ends the turn with
  * the call deferred (`defer`).
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const HookPermissionDecision = Schema.Literal("allow", "deny", "ask", "defer")
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type HookPermissionDecision = typeof HookPermissionDecision.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PreToolUseHookSpecificOutput = specificOutput("PreToolUse", {
   permissionDecision: optional(HookPermissionDecision),
   permissionDecisionReason: optional(Schema.String),
@@ -555,23 +885,47 @@ export const PreToolUseHookSpecificOutput = specificOutput("PreToolUse", {
   additionalContext
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PreToolUseHookSpecificOutput = typeof PreToolUseHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const UserPromptSubmitHookSpecificOutput = specificOutput("UserPromptSubmit", {
   additionalContext,
   sessionTitle: optional(Schema.String),
   suppressOriginalPrompt: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type UserPromptSubmitHookSpecificOutput = typeof UserPromptSubmitHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const UserPromptExpansionHookSpecificOutput = specificOutput("UserPromptExpansion", {
   additionalContext,
   suppressOriginalPrompt: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type UserPromptExpansionHookSpecificOutput = typeof UserPromptExpansionHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const SessionStartHookSpecificOutput = specificOutput("SessionStart", {
   additionalContext,
   initialUserMessage: optional(Schema.String),
@@ -580,30 +934,69 @@ export const SessionStartHookSpecificOutput = specificOutput("SessionStart", {
   reloadSkills: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type SessionStartHookSpecificOutput = typeof SessionStartHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const SetupHookSpecificOutput = specificOutput("Setup", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type SetupHookSpecificOutput = typeof SetupHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PreModelSwitchHookSpecificOutput = specificOutput("PreModelSwitch", {
   permissionDecision: optional(Schema.Literal("allow", "deny", "ask")),
   permissionDecisionReason: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PreModelSwitchHookSpecificOutput = typeof PreModelSwitchHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PostModelSwitchHookSpecificOutput = specificOutput("PostModelSwitch", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PostModelSwitchHookSpecificOutput = typeof PostModelSwitchHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const SubagentStartHookSpecificOutput = specificOutput("SubagentStart", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type SubagentStartHookSpecificOutput = typeof SubagentStartHookSpecificOutput.Type
 
 /**
  * `updatedMCPToolOutput` replaces the result of an MCP tool; `updatedToolOutput`
  * had no effect on built-in tools in 2.1.328.
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const PostToolUseHookSpecificOutput = specificOutput("PostToolUse", {
   additionalContext,
@@ -612,40 +1005,94 @@ export const PostToolUseHookSpecificOutput = specificOutput("PostToolUse", {
   updatedMCPToolOutput: optional(Json)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PostToolUseHookSpecificOutput = typeof PostToolUseHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PostToolUseFailureHookSpecificOutput = specificOutput("PostToolUseFailure", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PostToolUseFailureHookSpecificOutput = typeof PostToolUseFailureHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PostToolBatchHookSpecificOutput = specificOutput("PostToolBatch", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PostToolBatchHookSpecificOutput = typeof PostToolBatchHookSpecificOutput.Type
 
 /**
  * Note: on `Stop`, `additionalContext` makes the agent continue (like a block).
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const StopHookSpecificOutput = specificOutput("Stop", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type StopHookSpecificOutput = typeof StopHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const SubagentStopHookSpecificOutput = specificOutput("SubagentStop", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type SubagentStopHookSpecificOutput = typeof SubagentStopHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PermissionDeniedHookSpecificOutput = specificOutput("PermissionDenied", {
   retry: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PermissionDeniedHookSpecificOutput = typeof PermissionDeniedHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const NotificationHookSpecificOutput = specificOutput("Notification", { additionalContext })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type NotificationHookSpecificOutput = typeof NotificationHookSpecificOutput.Type
 
 /**
  * Allow from a `PermissionRequest` hook, optionally with a rewritten input and
  * new rules.
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const PermissionRequestAllowDecision = closedStruct({
   behavior: Schema.Literal("allow"),
@@ -653,10 +1100,17 @@ export const PermissionRequestAllowDecision = closedStruct({
   updatedPermissions: optional(Schema.Array(PermissionUpdate))
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PermissionRequestAllowDecision = typeof PermissionRequestAllowDecision.Type
 
 /**
  * Deny from a `PermissionRequest` hook.
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const PermissionRequestDenyDecision = closedStruct({
   behavior: Schema.Literal("deny"),
@@ -664,16 +1118,36 @@ export const PermissionRequestDenyDecision = closedStruct({
   interrupt: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PermissionRequestDenyDecision = typeof PermissionRequestDenyDecision.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PermissionRequestDecision = Schema.Union(PermissionRequestAllowDecision, PermissionRequestDenyDecision)
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PermissionRequestDecision = typeof PermissionRequestDecision.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const PermissionRequestHookSpecificOutput = specificOutput("PermissionRequest", {
   decision: PermissionRequestDecision
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type PermissionRequestHookSpecificOutput = typeof PermissionRequestHookSpecificOutput.Type
 
 const elicitationOutputFields = {
@@ -681,41 +1155,92 @@ const elicitationOutputFields = {
   content: optional(JsonObject)
 }
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const ElicitationHookSpecificOutput = specificOutput("Elicitation", elicitationOutputFields)
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type ElicitationHookSpecificOutput = typeof ElicitationHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const ElicitationResultHookSpecificOutput = specificOutput("ElicitationResult", elicitationOutputFields)
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type ElicitationResultHookSpecificOutput = typeof ElicitationResultHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const CwdChangedHookSpecificOutput = specificOutput("CwdChanged", {
   watchPaths: optional(Schema.Array(Schema.String))
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type CwdChangedHookSpecificOutput = typeof CwdChangedHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const FileChangedHookSpecificOutput = specificOutput("FileChanged", {
   watchPaths: optional(Schema.Array(Schema.String))
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type FileChangedHookSpecificOutput = typeof FileChangedHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const WorktreeCreateHookSpecificOutput = specificOutput("WorktreeCreate", {
   worktreePath: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type WorktreeCreateHookSpecificOutput = typeof WorktreeCreateHookSpecificOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const MessageDisplayHookSpecificOutput = specificOutput("MessageDisplay", {
   displayContent: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type MessageDisplayHookSpecificOutput = typeof MessageDisplayHookSpecificOutput.Type
 
 /**
  * The event-specific part of a hook output. Its `hookEventName` must name the
  * event being answered: the CLI fails the tool call otherwise.
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const HookSpecificOutput = Schema.Union(
   PreToolUseHookSpecificOutput,
@@ -742,11 +1267,18 @@ export const HookSpecificOutput = Schema.Union(
   MessageDisplayHookSpecificOutput
 )
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type HookSpecificOutput = typeof HookSpecificOutput.Type
 
 /**
  * A hook's answer. `{}` means "no opinion". `continue: false` stops the turn
  * (the tool of a PreToolUse hook still runs); `decision: "block"` blocks.
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const SyncHookOutput = closedStruct({
   continue: optional(Schema.Boolean),
@@ -759,26 +1291,48 @@ export const SyncHookOutput = closedStruct({
   hookSpecificOutput: optional(HookSpecificOutput)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type SyncHookOutput = typeof SyncHookOutput.Type
 
 /**
  * "Answering later": the CLI treats it as no opinion.
+ *
+ * @since 0.1.0
+ * @category Hook outputs
  */
 export const AsyncHookOutput = closedStruct({
   async: Schema.Literal(true),
   asyncTimeout: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type AsyncHookOutput = typeof AsyncHookOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export const HookOutput = Schema.Union(AsyncHookOutput, SyncHookOutput)
 
+/**
+ * @since 0.1.0
+ * @category Hook outputs
+ */
 export type HookOutput = typeof HookOutput.Type
 
 /**
  * One matcher of the `hooks` map of `initialize`: which callbacks to call for
  * which tool names. `timeout` is in seconds (the CLI's default is 600);
  * `onFailure: "block"` makes an error reply block the action.
+ *
+ * @since 0.1.0
+ * @category Hooks
  */
 export const HookCallbackMatcher = closedStruct({
   matcher: optional(Schema.String),
@@ -787,4 +1341,8 @@ export const HookCallbackMatcher = closedStruct({
   onFailure: optional(Schema.Literal("continue", "block"))
 })
 
+/**
+ * @since 0.1.0
+ * @category Hooks
+ */
 export type HookCallbackMatcher = typeof HookCallbackMatcher.Type

@@ -43,28 +43,56 @@ export const contentBlockTypes = [
   "document"
 ] as const
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const TextBlock = openStruct({
   type: Schema.Literal("text"),
   text: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type TextBlock = typeof TextBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const ThinkingBlock = openStruct({
   type: Schema.Literal("thinking"),
   thinking: Schema.String,
   signature: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ThinkingBlock = typeof ThinkingBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const RedactedThinkingBlock = openStruct({
   type: Schema.Literal("redacted_thinking"),
   data: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type RedactedThinkingBlock = typeof RedactedThinkingBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const ToolUseBlock = openStruct({
   type: Schema.Literal("tool_use"),
   id: Schema.String,
@@ -72,8 +100,16 @@ export const ToolUseBlock = openStruct({
   input: Json
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ToolUseBlock = typeof ToolUseBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const ServerToolUseBlock = openStruct({
   type: Schema.Literal("server_tool_use"),
   id: Schema.String,
@@ -81,8 +117,16 @@ export const ServerToolUseBlock = openStruct({
   input: Json
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ServerToolUseBlock = typeof ServerToolUseBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const ToolResultBlock = openStruct({
   type: Schema.Literal("tool_result"),
   tool_use_id: Schema.String,
@@ -92,33 +136,63 @@ export const ToolResultBlock = openStruct({
   is_error: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ToolResultBlock = typeof ToolResultBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const ImageBlock = openStruct({
   type: Schema.Literal("image"),
   source: Json
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ImageBlock = typeof ImageBlock.Type
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export const DocumentBlock = openStruct({
   type: Schema.Literal("document"),
   source: Json
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type DocumentBlock = typeof DocumentBlock.Type
 
 /**
  * A content block of a type without a schema here; kept whole.
+ *
+ * @since 0.1.0
+ * @category Content
  */
 export const UnknownContentBlock = openStruct({
   type: otherThan(contentBlockTypes, "UnknownContentBlockType")
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type UnknownContentBlock = typeof UnknownContentBlock.Type
 
 /**
  * A block of message content.
+ *
+ * @since 0.1.0
+ * @category Content
  */
 export const ContentBlock = Schema.Union(
   TextBlock,
@@ -132,22 +206,36 @@ export const ContentBlock = Schema.Union(
   UnknownContentBlock
 )
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ContentBlock = typeof ContentBlock.Type
 
 const contentBlockInputTypes = ["text", "image", "document", "tool_result"] as const
 
 /**
  * A content block of another type in a user message written by the SDK.
+ *
+ * @since 0.1.0
+ * @category Content
  */
 export const UnknownContentBlockInput = openStruct({
   type: otherThan(contentBlockInputTypes, "UnknownContentBlockInputType")
 })
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type UnknownContentBlockInput = typeof UnknownContentBlockInput.Type
 
 /**
  * A block of a user message written by the SDK (`text` and base64 `image`
  * were checked live).
+ *
+ * @since 0.1.0
+ * @category Content
  */
 export const ContentBlockInput = Schema.Union(
   TextBlock,
@@ -157,6 +245,10 @@ export const ContentBlockInput = Schema.Union(
   UnknownContentBlockInput
 )
 
+/**
+ * @since 0.1.0
+ * @category Content
+ */
 export type ContentBlockInput = typeof ContentBlockInput.Type
 
 // -----------------------------------------------------------------------------
@@ -166,6 +258,9 @@ export type ContentBlockInput = typeof ContentBlockInput.Type
 /**
  * Token usage. Only the totals are typed; the rest (cache details, server
  * tools, service tier, ...) is kept as is.
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const Usage = openStruct({
   input_tokens: JsonNumber,
@@ -174,10 +269,17 @@ export const Usage = openStruct({
   cache_read_input_tokens: optional(NullableNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type Usage = typeof Usage.Type
 
 /**
  * Usage and cost of one model in a `result`.
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const ModelUsage = openStruct({
   inputTokens: JsonNumber,
@@ -191,11 +293,18 @@ export const ModelUsage = openStruct({
   thinkingTokens: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type ModelUsage = typeof ModelUsage.Type
 
 /**
  * What started a turn (`task-notification` for the turn a background agent
  * starts by itself, ...).
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const MessageOrigin = openStruct({
   kind: openLiteral(
@@ -211,10 +320,17 @@ export const MessageOrigin = openStruct({
   )
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type MessageOrigin = typeof MessageOrigin.Type
 
 /**
  * A tool call that was denied during the turn.
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const PermissionDenial = openStruct({
   tool_name: Schema.String,
@@ -222,10 +338,17 @@ export const PermissionDenial = openStruct({
   tool_input: Json
 })
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type PermissionDenial = typeof PermissionDenial.Type
 
 /**
  * The tool call a PreToolUse `defer` stopped the turn at.
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const DeferredToolUse = openStruct({
   id: Schema.String,
@@ -233,6 +356,10 @@ export const DeferredToolUse = openStruct({
   input: JsonObject
 })
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type DeferredToolUse = typeof DeferredToolUse.Type
 
 const assistantErrors = openLiteral(
@@ -268,6 +395,9 @@ const sdkMessageFields = {
  * The API message inside an `assistant` line. The CLI writes one line per
  * content block; `stop_reason` is `null` and `usage` is not final there (the
  * final figures are on the `result`).
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const AssistantMessageBody = openStruct({
   id: Schema.String,
@@ -280,11 +410,18 @@ export const AssistantMessageBody = openStruct({
   usage: Usage
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type AssistantMessageBody = typeof AssistantMessageBody.Type
 
 /**
  * A model response block (`model: "<synthetic>"` for API errors and local
  * command output).
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const AssistantMessage = openStruct({
   type: Schema.Literal("assistant"),
@@ -305,22 +442,36 @@ export const AssistantMessage = openStruct({
   api_error_type: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type AssistantMessage = typeof AssistantMessage.Type
 
 /**
  * The API message inside a `user` line on stdout.
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const UserMessageBody = openStruct({
   role: Schema.Literal("user"),
   content: Schema.Union(Schema.String, Schema.Array(ContentBlock))
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type UserMessageBody = typeof UserMessageBody.Type
 
 /**
  * A `user` line on stdout: a tool result (with the tool's structured output in
  * `tool_use_result`), a synthetic line (interrupts, Stop-hook feedback,
  * compaction summary), or a replay of a user message.
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const UserMessage = openStruct({
   type: Schema.Literal("user"),
@@ -340,6 +491,10 @@ export const UserMessage = openStruct({
   task_description: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type UserMessage = typeof UserMessage.Type
 
 // -----------------------------------------------------------------------------
@@ -392,6 +547,9 @@ const resultFields = {
 /**
  * The end of a turn that ran to completion. API failures also arrive here,
  * with `is_error: true`: branch on `is_error`, not on `subtype`.
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const ResultSuccess = openStruct({
   ...resultFields,
@@ -403,6 +561,10 @@ export const ResultSuccess = openStruct({
   ttft_ms: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type ResultSuccess = typeof ResultSuccess.Type
 
 /**
@@ -418,17 +580,27 @@ export const resultErrorSubtypes = [
 /**
  * The subtype of an error `result`: one of the known error subtypes, or any
  * other string but `"success"` (a future error subtype still decodes).
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const ResultErrorSubtype = Schema.Union(
   Schema.Literal(...resultErrorSubtypes),
   otherThan([...resultErrorSubtypes, "success"], "UnknownResultErrorSubtype")
 )
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type ResultErrorSubtype = typeof ResultErrorSubtype.Type
 
 /**
  * The end of a turn that stopped on an error (interrupt, max turns, budget,
  * structured output retries). It has `errors` and no `result`.
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const ResultErrorMessage = openStruct({
   ...resultFields,
@@ -436,14 +608,25 @@ export const ResultErrorMessage = openStruct({
   errors: Schema.Array(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type ResultErrorMessage = typeof ResultErrorMessage.Type
 
 /**
  * The end of a turn. One user message can produce several (background agents
  * start turns of their own).
+ *
+ * @since 0.1.0
+ * @category Results
  */
 export const ResultMessage = Schema.Union(ResultSuccess, ResultErrorMessage)
 
+/**
+ * @since 0.1.0
+ * @category Results
+ */
 export type ResultMessage = typeof ResultMessage.Type
 
 // -----------------------------------------------------------------------------
@@ -453,15 +636,25 @@ export type ResultMessage = typeof ResultMessage.Type
 /**
  * A raw Anthropic streaming event (`message_start`, `content_block_delta`,
  * ...). Only `type` is checked; the rest is the API's.
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const ApiStreamEvent = openStruct({
   type: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type ApiStreamEvent = typeof ApiStreamEvent.Type
 
 /**
  * A partial-message event (only with `--include-partial-messages`).
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const StreamEvent = openStruct({
   type: Schema.Literal("stream_event"),
@@ -472,6 +665,10 @@ export const StreamEvent = openStruct({
   ttft_ms: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type StreamEvent = typeof StreamEvent.Type
 
 // -----------------------------------------------------------------------------
@@ -488,6 +685,9 @@ const system = <Subtype extends string, Fields extends Schema.Struct.Fields>(sub
 
 /**
  * A connected MCP server as listed in `system/init`.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const McpServerSummary = openStruct({
   name: Schema.String,
@@ -495,10 +695,17 @@ export const McpServerSummary = openStruct({
   source: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type McpServerSummary = typeof McpServerSummary.Type
 
 /**
  * A plugin as listed in `system/init`.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const PluginSummary = openStruct({
   name: Schema.String,
@@ -507,11 +714,18 @@ export const PluginSummary = openStruct({
   source: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type PluginSummary = typeof PluginSummary.Type
 
 /**
  * The start of every turn (not once per process): tools, model, permission
  * mode and the rest of the session's current configuration.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemInit = system("init", {
   apiKeySource: Schema.String,
@@ -537,11 +751,18 @@ export const SystemInit = system("init", {
   additional_directories: optional(Schema.Array(Schema.String))
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemInit = typeof SystemInit.Type
 
 /**
  * A status change: `requesting` (partial-message mode), `compacting`, or
  * `null` with the new `permissionMode`.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemStatus = system("status", {
   status: Schema.NullOr(openLiteral("compacting", "requesting")),
@@ -550,10 +771,17 @@ export const SystemStatus = system("status", {
   compact_error: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemStatus = typeof SystemStatus.Type
 
 /**
  * The boundary a compaction leaves in the conversation.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemCompactBoundary = system("compact_boundary", {
   compact_metadata: openStruct({
@@ -565,10 +793,17 @@ export const SystemCompactBoundary = system("compact_boundary", {
   logical_parent_uuid: optional(NullableString)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemCompactBoundary = typeof SystemCompactBoundary.Type
 
 /**
  * An API request failed and will be retried.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemApiRetry = system("api_retry", {
   attempt: JsonNumber,
@@ -578,11 +813,18 @@ export const SystemApiRetry = system("api_retry", {
   error: assistantErrors
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemApiRetry = typeof SystemApiRetry.Type
 
 /**
  * A notice for the user (hook `systemMessage`, hook failures, a blocked
  * prompt, ...).
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemInformational = system("informational", {
   content: Schema.String,
@@ -593,8 +835,16 @@ export const SystemInformational = system("informational", {
   prompt_submit_outcome: optional(Json)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemInformational = typeof SystemInformational.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemNotification = system("notification", {
   key: Schema.String,
   text: Schema.String,
@@ -603,10 +853,17 @@ export const SystemNotification = system("notification", {
   timeout_ms: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemNotification = typeof SystemNotification.Type
 
 /**
  * A tool call denied without asking (mode, missing prompt tool, ...).
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemPermissionDenied = system("permission_denied", {
   tool_name: Schema.String,
@@ -618,6 +875,10 @@ export const SystemPermissionDenied = system("permission_denied", {
   decision_reason_code: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemPermissionDenied = typeof SystemPermissionDenied.Type
 
 const hookRunFields = {
@@ -629,11 +890,22 @@ const hookRunFields = {
 /**
  * A settings-file command hook started (only with `--include-hook-events`;
  * never for SDK callback hooks).
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemHookStarted = system("hook_started", hookRunFields)
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemHookStarted = typeof SystemHookStarted.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemHookProgress = system("hook_progress", {
   ...hookRunFields,
   stdout: Schema.String,
@@ -641,8 +913,16 @@ export const SystemHookProgress = system("hook_progress", {
   output: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemHookProgress = typeof SystemHookProgress.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemHookResponse = system("hook_response", {
   ...hookRunFields,
   output: Schema.String,
@@ -652,10 +932,17 @@ export const SystemHookResponse = system("hook_response", {
   outcome: openLiteral("success", "error", "cancelled")
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemHookResponse = typeof SystemHookResponse.Type
 
 /**
  * Tokens, tool uses and time a task has used.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const TaskUsage = openStruct({
   total_tokens: JsonNumber,
@@ -663,10 +950,17 @@ export const TaskUsage = openStruct({
   duration_ms: JsonNumber
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type TaskUsage = typeof TaskUsage.Type
 
 /**
  * A task (subagent, long-running Bash) started.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemTaskStarted = system("task_started", {
   task_id: Schema.String,
@@ -681,8 +975,16 @@ export const SystemTaskStarted = system("task_started", {
   prompt: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemTaskStarted = typeof SystemTaskStarted.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemTaskProgress = system("task_progress", {
   task_id: Schema.String,
   description: Schema.String,
@@ -694,8 +996,16 @@ export const SystemTaskProgress = system("task_progress", {
   summary: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemTaskProgress = typeof SystemTaskProgress.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemTaskUpdated = system("task_updated", {
   task_id: Schema.String,
   patch: openStruct({
@@ -708,8 +1018,16 @@ export const SystemTaskUpdated = system("task_updated", {
   run_id: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemTaskUpdated = typeof SystemTaskUpdated.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemTaskNotification = system("task_notification", {
   task_id: Schema.String,
   status: openLiteral("completed", "failed", "stopped"),
@@ -720,10 +1038,17 @@ export const SystemTaskNotification = system("task_notification", {
   usage: optional(TaskUsage)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemTaskNotification = typeof SystemTaskNotification.Type
 
 /**
  * A background task in `system/background_tasks_changed`.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const BackgroundTask = openStruct({
   task_id: Schema.String,
@@ -734,67 +1059,137 @@ export const BackgroundTask = openStruct({
   parent_task_id: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type BackgroundTask = typeof BackgroundTask.Type
 
 /**
  * The set of background tasks changed (the list replaces the previous one).
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemBackgroundTasksChanged = system("background_tasks_changed", {
   tasks: Schema.Array(BackgroundTask)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemBackgroundTasksChanged = typeof SystemBackgroundTasksChanged.Type
 
 /**
  * Only with `CLAUDE_CODE_SDK_READS_SESSION_STATE=1`; `idle` comes after the
  * `result`.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemSessionStateChanged = system("session_state_changed", {
   state: openLiteral("idle", "running", "requires_action")
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemSessionStateChanged = typeof SystemSessionStateChanged.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemSessionTitleChanged = system("session_title_changed", {
   title: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemSessionTitleChanged = typeof SystemSessionTitleChanged.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemThinkingTokens = system("thinking_tokens", {
   estimated_tokens: JsonNumber,
   estimated_tokens_delta: JsonNumber
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemThinkingTokens = typeof SystemThinkingTokens.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemLocalCommandOutput = system("local_command_output", {
   content: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemLocalCommandOutput = typeof SystemLocalCommandOutput.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemFilesPersisted = system("files_persisted", {
   files: Schema.Array(openStruct({ filename: Schema.String, file_id: Schema.String })),
   failed: Schema.Array(openStruct({ filename: Schema.String, error: Schema.String })),
   processed_at: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemFilesPersisted = typeof SystemFilesPersisted.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemElicitationComplete = system("elicitation_complete", {
   mcp_server_name: Schema.String,
   elicitation_id: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemElicitationComplete = typeof SystemElicitationComplete.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemCommandsChanged = system("commands_changed", {
   commands: Schema.Array(SlashCommand)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemCommandsChanged = typeof SystemCommandsChanged.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemControlRequestProgress = system("control_request_progress", {
   request_id: Schema.String,
   status: openLiteral("started", "api_retry"),
@@ -804,8 +1199,16 @@ export const SystemControlRequestProgress = system("control_request_progress", {
   error_status: optional(NullableNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemControlRequestProgress = typeof SystemControlRequestProgress.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemMemoryRecall = system("memory_recall", {
   mode: openLiteral("select", "synthesize"),
   memories: Schema.Array(openStruct({
@@ -815,8 +1218,16 @@ export const SystemMemoryRecall = system("memory_recall", {
   }))
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemMemoryRecall = typeof SystemMemoryRecall.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemMirrorError = system("mirror_error", {
   error: Schema.String,
   key: openStruct({
@@ -826,6 +1237,10 @@ export const SystemMirrorError = system("mirror_error", {
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemMirrorError = typeof SystemMirrorError.Type
 
 const refusalFields = {
@@ -837,6 +1252,10 @@ const refusalFields = {
   refused_user_message_uuid: optional(NullableString)
 }
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemModelRefusalFallback = system("model_refusal_fallback", {
   ...refusalFields,
   trigger: openLiteral("refusal"),
@@ -846,32 +1265,68 @@ export const SystemModelRefusalFallback = system("model_refusal_fallback", {
   retracted_message_uuids: optional(Schema.Array(Schema.String))
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemModelRefusalFallback = typeof SystemModelRefusalFallback.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemModelRefusalNoFallback = system("model_refusal_no_fallback", refusalFields)
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemModelRefusalNoFallback = typeof SystemModelRefusalNoFallback.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemPluginInstall = system("plugin_install", {
   status: openLiteral("started", "installed", "failed", "completed"),
   name: optional(Schema.String),
   error: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemPluginInstall = typeof SystemPluginInstall.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemSessionWritesLost = system("session_writes_lost", {
   error_code: openLiteral("ENOSPC", "EDQUOT"),
   lost: Schema.Array(Schema.String),
   transcript_session_ids: optional(Schema.Array(Schema.String))
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemSessionWritesLost = typeof SystemSessionWritesLost.Type
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export const SystemWorkerShuttingDown = system("worker_shutting_down", {
   reason: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemWorkerShuttingDown = typeof SystemWorkerShuttingDown.Type
 
 /**
@@ -913,6 +1368,9 @@ export const systemMessageBySubtype = {
 /**
  * A `system` message of a subtype without a schema here (the CLI has dozens
  * of internal ones); kept whole.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemOther = openStruct({
   type: Schema.Literal("system"),
@@ -921,10 +1379,17 @@ export const SystemOther = openStruct({
   session_id: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemOther = typeof SystemOther.Type
 
 /**
  * Any `system` message.
+ *
+ * @since 0.1.0
+ * @category System messages
  */
 export const SystemMessage = Schema.Union(
   SystemInit,
@@ -960,6 +1425,10 @@ export const SystemMessage = Schema.Union(
   SystemOther
 )
 
+/**
+ * @since 0.1.0
+ * @category System messages
+ */
 export type SystemMessage = typeof SystemMessage.Type
 
 // -----------------------------------------------------------------------------
@@ -969,6 +1438,9 @@ export type SystemMessage = typeof SystemMessage.Type
 /**
  * A heartbeat every 30 s while a tool runs (`tool_use_id` is
  * `<id>-heartbeat-N`, `parent_tool_use_id` the real id).
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const ToolProgressMessage = openStruct({
   type: Schema.Literal("tool_progress"),
@@ -982,8 +1454,16 @@ export const ToolProgressMessage = openStruct({
   subagent_type: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type ToolProgressMessage = typeof ToolProgressMessage.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const ToolUseSummaryMessage = openStruct({
   type: Schema.Literal("tool_use_summary"),
   summary: Schema.String,
@@ -991,8 +1471,16 @@ export const ToolUseSummaryMessage = openStruct({
   ...sdkMessageFields
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type ToolUseSummaryMessage = typeof ToolUseSummaryMessage.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const AuthStatusMessage = openStruct({
   type: Schema.Literal("auth_status"),
   isAuthenticating: Schema.Boolean,
@@ -1001,8 +1489,16 @@ export const AuthStatusMessage = openStruct({
   ...sdkMessageFields
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type AuthStatusMessage = typeof AuthStatusMessage.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const RateLimitInfo = openStruct({
   status: openLiteral("allowed", "allowed_warning", "rejected"),
   resetsAt: optional(JsonNumber),
@@ -1010,27 +1506,50 @@ export const RateLimitInfo = openStruct({
   utilization: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type RateLimitInfo = typeof RateLimitInfo.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const RateLimitEvent = openStruct({
   type: Schema.Literal("rate_limit_event"),
   rate_limit_info: RateLimitInfo,
   ...sdkMessageFields
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type RateLimitEvent = typeof RateLimitEvent.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const PromptSuggestionMessage = openStruct({
   type: Schema.Literal("prompt_suggestion"),
   suggestion: Schema.String,
   ...sdkMessageFields
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type PromptSuggestionMessage = typeof PromptSuggestionMessage.Type
 
 /**
  * The lifecycle of a user message that carried a `uuid`: `queued` →
  * `started` → `completed` / `cancelled` (`completed` comes after the result).
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const CommandLifecycleMessage = openStruct({
   type: Schema.Literal("command_lifecycle"),
@@ -1039,8 +1558,16 @@ export const CommandLifecycleMessage = openStruct({
   ...sdkMessageFields
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type CommandLifecycleMessage = typeof CommandLifecycleMessage.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const ActiveGoalMessage = openStruct({
   type: Schema.Literal("active_goal"),
   value: Schema.NullOr(openStruct({
@@ -1053,8 +1580,16 @@ export const ActiveGoalMessage = openStruct({
   ...sdkMessageFields
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type ActiveGoalMessage = typeof ActiveGoalMessage.Type
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export const ConversationResetMessage = openStruct({
   type: Schema.Literal("conversation_reset"),
   new_conversation_id: Schema.String,
@@ -1064,15 +1599,26 @@ export const ConversationResetMessage = openStruct({
   timestamp: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type ConversationResetMessage = typeof ConversationResetMessage.Type
 
 /**
  * A keep-alive, accepted in both directions.
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const KeepAlive = openStruct({
   type: Schema.Literal("keep_alive")
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type KeepAlive = typeof KeepAlive.Type
 
 /**
@@ -1102,11 +1648,18 @@ export const knownStdoutTypes = [
 /**
  * A line of a type this SDK does not know yet: its `type` and every other
  * field, kept as the CLI wrote them.
+ *
+ * @since 0.1.0
+ * @category Messages
  */
 export const UnknownMessage = openStruct({
   type: otherThan(knownStdoutTypes, "UnknownMessageType")
 })
 
+/**
+ * @since 0.1.0
+ * @category Messages
+ */
 export type UnknownMessage = typeof UnknownMessage.Type
 
 // -----------------------------------------------------------------------------
@@ -1116,12 +1669,19 @@ export type UnknownMessage = typeof UnknownMessage.Type
 /**
  * The API message of a user message the SDK writes. `role` must be `"user"`:
  * anything else (or no `message` at all) makes the CLI exit.
+ *
+ * @since 0.1.0
+ * @category Stdin messages
  */
 export const UserInputBody = closedStruct({
   role: Schema.Literal("user"),
   content: Schema.Union(Schema.String, Schema.Array(ContentBlockInput))
 })
 
+/**
+ * @since 0.1.0
+ * @category Stdin messages
+ */
 export type UserInputBody = typeof UserInputBody.Type
 
 /**
@@ -1129,6 +1689,9 @@ export type UserInputBody = typeof UserInputBody.Type
  * A `uuid` turns on `command_lifecycle` messages and is the id `rewind_files`
  * takes; `shouldQuery: false` adds the message to the history without calling
  * the model.
+ *
+ * @since 0.1.0
+ * @category Stdin messages
  */
 export const UserInput = closedStruct({
   type: Schema.Literal("user"),
@@ -1141,4 +1704,8 @@ export const UserInput = closedStruct({
   isSynthetic: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Stdin messages
+ */
 export type UserInput = typeof UserInput.Type

@@ -16,6 +16,9 @@ const effortLevel = openLiteral("low", "medium", "high", "xhigh", "max")
 
 /**
  * A slash command (`initialize` reply, `system/commands_changed`).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const SlashCommand = openStruct({
   name: Schema.String,
@@ -25,10 +28,17 @@ export const SlashCommand = openStruct({
   builtin: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type SlashCommand = typeof SlashCommand.Type
 
 /**
  * A subagent the session can use.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const AgentInfo = openStruct({
   name: Schema.String,
@@ -36,10 +46,17 @@ export const AgentInfo = openStruct({
   model: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type AgentInfo = typeof AgentInfo.Type
 
 /**
  * A model the session can switch to (`initialize` reply, `list_models`).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ModelInfo = openStruct({
   value: Schema.String,
@@ -54,10 +71,17 @@ export const ModelInfo = openStruct({
   supportsThinkingOff: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ModelInfo = typeof ModelInfo.Type
 
 /**
  * Who the CLI is signed in as and how.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const AccountInfo = openStruct({
   email: optional(Schema.String),
@@ -68,10 +92,17 @@ export const AccountInfo = openStruct({
   apiProvider: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type AccountInfo = typeof AccountInfo.Type
 
 /**
  * The reply to `initialize` (about 17 KB, mostly `commands`).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const InitializeResponse = openStruct({
   commands: Schema.Array(SlashCommand),
@@ -96,11 +127,18 @@ export const InitializeResponse = openStruct({
   analytics_disabled: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type InitializeResponse = typeof InitializeResponse.Type
 
 /**
  * One MCP server in the reply to `mcp_status`. SDK-hosted servers appear only
  * after they connect (lazily, at the first user message).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpServerStatus = openStruct({
   name: Schema.String,
@@ -118,19 +156,33 @@ export const McpServerStatus = openStruct({
   })))
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpServerStatus = typeof McpServerStatus.Type
 
 /**
  * The reply to `mcp_status`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpStatusResponse = openStruct({
   mcpServers: Schema.Array(McpServerStatus)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpStatusResponse = typeof McpStatusResponse.Type
 
 /**
  * The reply to `mcp_set_servers`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpSetServersResponse = openStruct({
   added: Schema.Array(Schema.String),
@@ -138,10 +190,17 @@ export const McpSetServersResponse = openStruct({
   errors: Schema.Record({ key: Schema.String, value: Schema.String })
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpSetServersResponse = typeof McpSetServersResponse.Type
 
 /**
  * One category of the context window.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ContextUsageCategory = openStruct({
   name: Schema.String,
@@ -152,10 +211,17 @@ export const ContextUsageCategory = openStruct({
   isDeferred: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ContextUsageCategory = typeof ContextUsageCategory.Type
 
 /**
  * The reply to `get_context_usage`. The detailed breakdowns are kept as JSON.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ContextUsageResponse = openStruct({
   categories: Schema.Array(ContextUsageCategory),
@@ -173,11 +239,18 @@ export const ContextUsageResponse = openStruct({
   apiUsage: optional(Json)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ContextUsageResponse = typeof ContextUsageResponse.Type
 
 /**
  * The reply to `rewind_files`. Without file checkpointing enabled it is
  * `{ canRewind: false, error: "File rewinding is not enabled." }`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const RewindFilesResponse = openStruct({
   canRewind: Schema.Boolean,
@@ -188,44 +261,76 @@ export const RewindFilesResponse = openStruct({
   skippedLinks: optional(JsonNumber)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type RewindFilesResponse = typeof RewindFilesResponse.Type
 
 /**
  * The reply to `interrupt`: the uuids of queued user messages that will still
  * run, and with `cancel_queued` the ones cancelled.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const InterruptResponse = openStruct({
   still_queued: Schema.Array(Schema.String),
   cancelled: optional(Schema.Array(Schema.String))
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type InterruptResponse = typeof InterruptResponse.Type
 
 /**
  * The reply to `set_permission_mode`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const SetPermissionModeResponse = openStruct({
   mode: openLiteral(...PermissionMode.literals)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type SetPermissionModeResponse = typeof SetPermissionModeResponse.Type
 
 /**
  * The reply to `set_model`: the resolved model id (aliases resolved).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const SetModelResponse = openStruct({
   model: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type SetModelResponse = typeof SetModelResponse.Type
 
 /**
  * The reply to `list_models`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ListModelsResponse = openStruct({
   models: Schema.Array(ModelInfo)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ListModelsResponse = typeof ListModelsResponse.Type
 
 /**
@@ -233,23 +338,40 @@ export type ListModelsResponse = typeof ListModelsResponse.Type
  * `apply_flag_settings`, `seed_read_state`, `mcp_toggle`, `mcp_reconnect`, ...)
  * or with `{}` (`stop_task`, `update_settings`). Whatever it sends is accepted
  * and ignored.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const NoResponse = Schema.Void.annotations({ identifier: "NoResponse" })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type NoResponse = typeof NoResponse.Type
 
 /**
  * The reply to `set_mcp_permission_mode_override`: a `warning` when the server
  * name matches no known server (the override is stored anyway).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpPermissionModeOverrideResponse = openStruct({
   warning: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpPermissionModeOverrideResponse = typeof McpPermissionModeOverrideResponse.Type
 
 /**
  * The reply to `mcp_call`: the MCP `tools/call` result.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpCallResponse = openStruct({
   content: optional(Schema.Array(Json)),
@@ -257,10 +379,17 @@ export const McpCallResponse = openStruct({
   isError: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpCallResponse = typeof McpCallResponse.Type
 
 /**
  * One item of an MCP resource.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpResourceContent = openStruct({
   uri: Schema.String,
@@ -271,31 +400,52 @@ export const McpResourceContent = openStruct({
   _meta: optional(JsonObject)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpResourceContent = typeof McpResourceContent.Type
 
 /**
  * The reply to `mcp_read_resource`: the `resources/read` result of a `ui://`
  * resource.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const McpReadResourceResponse = openStruct({
   contents: Schema.Array(McpResourceContent)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type McpReadResourceResponse = typeof McpReadResourceResponse.Type
 
 /**
  * The reply to `get_session_cost`: the text `/cost` prints.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const SessionCostResponse = openStruct({
   text: Schema.String
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type SessionCostResponse = typeof SessionCostResponse.Type
 
 /**
  * The reply to `get_usage`: the session's cost and token totals, and the plan
  * rate limits where they apply (`rate_limits_available: false` and
  * `rate_limits: null` for API keys and cloud providers).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const UsageResponse = openStruct({
   session: openStruct({
@@ -312,10 +462,17 @@ export const UsageResponse = openStruct({
   behaviors: optional(Json)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type UsageResponse = typeof UsageResponse.Type
 
 /**
  * The reply to `get_binary_version`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const BinaryVersionResponse = openStruct({
   version: Schema.String,
@@ -323,11 +480,18 @@ export const BinaryVersionResponse = openStruct({
   oldestDesktopSdk: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type BinaryVersionResponse = typeof BinaryVersionResponse.Type
 
 /**
  * The reply to `get_settings`: the effective settings, each source's own, and
  * what the session applies.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const SettingsResponse = openStruct({
   effective: JsonObject,
@@ -335,10 +499,17 @@ export const SettingsResponse = openStruct({
   applied: optional(JsonObject)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type SettingsResponse = typeof SettingsResponse.Type
 
 /**
  * The reply to `get_status`: the sections `/status` shows.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const StatusResponse = openStruct({
   sections: Schema.Array(openStruct({
@@ -347,10 +518,17 @@ export const StatusResponse = openStruct({
   }))
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type StatusResponse = typeof StatusResponse.Type
 
 /**
  * The reply to `list_permission_rules`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const PermissionRulesResponse = openStruct({
   state: openStruct({
@@ -361,10 +539,17 @@ export const PermissionRulesResponse = openStruct({
   })
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type PermissionRulesResponse = typeof PermissionRulesResponse.Type
 
 /**
  * The reply to `get_hooks_listing` (SDK callback hooks are not listed).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const HooksListingResponse = openStruct({
   events: Schema.Array(Json),
@@ -376,21 +561,35 @@ export const HooksListingResponse = openStruct({
   })))
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type HooksListingResponse = typeof HooksListingResponse.Type
 
 /**
  * The reply to `file_suggestions`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const FileSuggestionsResponse = openStruct({
   suggestions: Schema.Array(Json),
   cwd: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type FileSuggestionsResponse = typeof FileSuggestionsResponse.Type
 
 /**
  * The reply to `read_file`. `contents` is UTF-8 text (`lossy` when the bytes
  * were not all valid UTF-8) or base64 (`encoding: "base64"`).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ReadFileResponse = openStruct({
   contents: Schema.String,
@@ -401,28 +600,49 @@ export const ReadFileResponse = openStruct({
   requested_path: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ReadFileResponse = typeof ReadFileResponse.Type
 
 /**
  * The reply to `reload_skills`: the skills as slash commands.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ReloadSkillsResponse = openStruct({
   skills: Schema.Array(SlashCommand)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ReloadSkillsResponse = typeof ReloadSkillsResponse.Type
 
 /**
  * The reply to `reload_output_styles`: every style name, built-in and custom.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ReloadOutputStylesResponse = openStruct({
   available_output_styles: Schema.Array(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ReloadOutputStylesResponse = typeof ReloadOutputStylesResponse.Type
 
 /**
  * A plugin loaded in the session.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const PluginInfo = openStruct({
   name: Schema.String,
@@ -431,12 +651,19 @@ export const PluginInfo = openStruct({
   version: optional(Schema.String)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type PluginInfo = typeof PluginInfo.Type
 
 /**
  * The reply to `reload_plugins`: the session's commands, agents, plugins and
  * MCP servers after the reload. With `hold_on_cache_impact`, `held: true`
  * says nothing was applied and `cache_impact` what applying would change.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const ReloadPluginsResponse = openStruct({
   commands: Schema.Array(SlashCommand),
@@ -448,11 +675,18 @@ export const ReloadPluginsResponse = openStruct({
   cache_impact: optional(Json)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type ReloadPluginsResponse = typeof ReloadPluginsResponse.Type
 
 /**
  * The reply to `get_task_output`: the end (at most 8 KiB) of a background
  * shell task's output.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const TaskOutputResponse = openStruct({
   output: Schema.String,
@@ -460,23 +694,41 @@ export const TaskOutputResponse = openStruct({
   truncated: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type TaskOutputResponse = typeof TaskOutputResponse.Type
 
 /**
  * The reply to `background_tasks` (`{}` from CLI 2.1.328; a later CLI says
  * `backgrounded: false` when `tool_use_id` matched no foreground task).
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const BackgroundTasksResponse = openStruct({
   backgrounded: optional(Schema.Boolean)
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type BackgroundTasksResponse = typeof BackgroundTasksResponse.Type
 
 /**
  * The reply to `cancel_async_message`.
+ *
+ * @since 0.1.0
+ * @category Response payloads
  */
 export const CancelAsyncMessageResponse = openStruct({
   cancelled: Schema.Boolean
 })
 
+/**
+ * @since 0.1.0
+ * @category Response payloads
+ */
 export type CancelAsyncMessageResponse = typeof CancelAsyncMessageResponse.Type
