@@ -25,7 +25,7 @@
  *     Effect.scoped,
  *     Effect.provide(FakeCli.layer()), // one fake per session
  *     Effect.provide(gate),
- *     Effect.provide(ClaudeCode.layer({ executable: process.execPath })),
+ *     Effect.provide(ClaudeCode.layer()),
  *     Effect.provide(NodeContext.layer)
  *   ))
  * ```

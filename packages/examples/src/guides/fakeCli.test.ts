@@ -17,10 +17,10 @@ const guard = HookLayer.preToolUse({ matcher: "Bash" }, (input) => {
 
 describe("testing guide: FakeCli", () => {
   // #region fake-cli
-  // A session over an in-memory CLI: one FakeCli per session. Nothing is spawned (any existing file will do
-  // as the executable), so the test runs under the TestClock, in milliseconds.
+  // A session over an in-memory CLI: one FakeCli per session. Nothing is spawned or located, so the test
+  // runs under the TestClock, in milliseconds.
   const inMemory = (script: FakeCli.FakeCli.Script) =>
-    Layer.merge(FakeCli.layer(script), ClaudeCode.layer({ executable: process.execPath })).pipe(
+    Layer.merge(FakeCli.layer(script), ClaudeCode.layer()).pipe(
       Layer.provideMerge(NodeContext.layer)
     )
 
