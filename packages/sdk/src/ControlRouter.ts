@@ -11,13 +11,15 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Fiber from "effect/Fiber"
+import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
@@ -34,6 +36,8 @@ import type * as Tracer from "effect/Tracer"
 import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } from "./ClaudeError.js"
 import { CliProcess, type ExitStatus } from "./CliProcess.js"
 import type * as ControlRequest from "./ControlRequest.js"
+import * as GuardedRun from "./internal/guardedRun.js"
+import * as InternalTelemetry from "./internal/telemetry.js"
 import * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
 
@@ -92,27 +96,52 @@ export declare namespace ControlRouter {
 export type ExitOutcome = "end" | "fail" | "duringTurn"
 
 /**
- * The answer to one kind of inbound control request. A failure becomes an
- * error reply carrying its message; the handler decides what to do with its
- * own faults (hooks and permissions turn them into fallbacks before this).
+ * The answer to one kind of inbound control request. `handle` says how the
+ * request is answered, without running anything: the router starts it in the
+ * request's one fiber, in the request's one span.
  *
  * @since 0.1.0
  * @category Models
  */
 export interface InboundHandler {
   readonly subtype: string
-  readonly handle: (
-    request: Protocol.InboundControlRequest,
-    context: InboundContext
-  ) => Effect.Effect<unknown, InboundHandlerError>
+  readonly handle: (request: Protocol.InboundControlRequest, context: InboundContext) => InboundAnswer
   /**
    * The answer to a request of this subtype that failed to decode (raw JSON),
    * or `undefined` for an error reply.
    */
   readonly undecodable?: ((raw: unknown) => unknown) | undefined
+  /** The name of the request's span (`claude.hook`, `claude.permission`, ...; default `claude.control.inbound`). */
+  readonly spanName?: ((request: Protocol.InboundControlRequest) => string) | undefined
   /** The attributes of the request's span (what the request is about: a hook, a tool, a server). */
   readonly attributes?: ((request: Protocol.InboundControlRequest) => Record<string, unknown>) | undefined
 }
+
+/**
+ * How one inbound request is answered: by a user handler under the SDK's
+ * guarded run (deadline, validation, fallback, record: it always answers), or
+ * by an Effect whose failure becomes an error reply carrying its message.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type InboundAnswer =
+  | { readonly _tag: "Guarded"; readonly guarded: GuardedRun.Guarded<any> }
+  | { readonly _tag: "Effect"; readonly effect: Effect.Effect<unknown, InboundHandlerError> }
+
+/**
+ * An answer computed by an Effect (no deadline); a failure is an error reply.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const answerWith = (effect: Effect.Effect<unknown, InboundHandlerError>): InboundAnswer => ({
+  _tag: "Effect",
+  effect
+})
+
+/** @internal */
+export const guarded = <A>(guarded: GuardedRun.Guarded<A>): InboundAnswer => ({ _tag: "Guarded", guarded })
 
 /**
  * @since 0.1.0
@@ -160,6 +189,9 @@ export interface MakeOptions {
 }
 
 let requestCounter = 0
+
+const ended = Exit.void
+const interrupted = Exit.interrupt(FiberId.none)
 
 const describeFailure = (error: ParseResult.ParseError | Cause.UnknownException): string =>
   error._tag === "ParseError"
@@ -212,12 +244,22 @@ export const make: (
       string,
       { readonly subtype: string; readonly deferred: Deferred.Deferred<unknown, ControlError> }
     >()
-    // The fiber of each inbound request being handled, by request id (a cancel interrupts it).
-    const inbound = new Map<string, Fiber.RuntimeFiber<void>>()
-    const interruptAllInbound = Effect.suspend(() => {
+    // Each inbound request being handled, by request id: a cancel stops its run, sends no answer and
+    // ends its span; its handler is interrupted in the background, never waited for.
+    interface Inbound {
+      running: GuardedRun.Running | undefined
+      readonly span: Tracer.Span | undefined
+      readonly fiberRefs: FiberRefs.FiberRefs
+    }
+    const inbound = new Map<string, Inbound>()
+    const cancelInbound = (entry: Inbound) => {
+      entry.running?.cancel()
+      if (entry.span !== undefined) InternalTelemetry.endSpan(entry.span, entry.fiberRefs, interrupted)
+    }
+    const interruptAllInbound = Effect.sync(() => {
       const handling = Array.from(inbound.values())
       inbound.clear()
-      return Fiber.interruptAll(handling)
+      for (const entry of handling) cancelInbound(entry)
     })
     yield* Effect.addFinalizer(() => interruptAllInbound)
     const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
@@ -235,33 +277,6 @@ export const make: (
         onLeft: (error) => Effect.fail(error),
         onRight: (line) => cli.writeLine(line)
       })
-
-    const reply = (requestId: string, outcome: Either.Either<unknown, string>) =>
-      send(
-        Either.isRight(outcome)
-          ? {
-            type: "control_response",
-            response: outcome.right === undefined
-              ? { subtype: "success", request_id: requestId }
-              : { subtype: "success", request_id: requestId, response: outcome.right as any }
-          }
-          : { type: "control_response", response: { subtype: "error", request_id: requestId, error: outcome.left } }
-      ).pipe(
-        Effect.catchAll((error) =>
-          Effect.logWarning("could not answer a control request").pipe(
-            Effect.annotateLogs({ requestId, error: error.message }),
-            // An answer that cannot be encoded must still end the CLI's wait: send an error reply.
-            Effect.zipRight(
-              error._tag === "ProtocolError"
-                ? Effect.ignore(send({
-                  type: "control_response",
-                  response: { subtype: "error", request_id: requestId, error: "the SDK could not encode its answer" }
-                }))
-                : Effect.void
-            )
-          )
-        )
-      )
 
     // The annotations every inbound request's logs carry: the router creator's and `logAnnotations`,
     // rebuilt only when those change (a new turn, the session id).
@@ -282,60 +297,117 @@ export const make: (
       return annotationBase
     }
 
+    // An answer's line, built around its JSON (stringified once, by the guarded run or here): the
+    // envelope is fixed and the request id a string, so the line is valid by construction.
+    const successLine = (requestId: string, json: string | undefined) =>
+      json === undefined
+        ? `{"type":"control_response","response":{"subtype":"success","request_id":${JSON.stringify(requestId)}}}`
+        : `{"type":"control_response","response":{"subtype":"success","request_id":${
+          JSON.stringify(requestId)
+        },"response":${json}}}`
+    const errorLine = (requestId: string, error: string) =>
+      `{"type":"control_response","response":{"subtype":"error","request_id":${JSON.stringify(requestId)},"error":${
+        JSON.stringify(error)
+      }}}`
+    const writeReply = (requestId: string, line: string): Effect.Effect<void> =>
+      Effect.catchAll(cli.writeLine(line), (error) =>
+        Effect.logWarning("could not answer a control request").pipe(
+          Effect.annotateLogs({ requestId, error: error.message })
+        ))
+    const clock = Context.get(
+      FiberRefs.getOrDefault(runtime.fiberRefs, DefaultServices.currentServices),
+      Clock.Clock
+    )
+
+    // One request: one span (named by its handler), one fiber (the handler's), one stringify of the answer.
     const handleInbound = (envelope: Protocol.ControlRequest) => {
       const requestId = envelope.request_id
-      const subtype = envelope.request.subtype
+      const request = envelope.request
+      const subtype = request.subtype
       const handler = handlers.get(subtype)
-      const answered: Effect.Effect<void> = handler === undefined
-        ? reply(requestId, Either.left(`Unsupported control request subtype: ${subtype}`))
-        : Effect.matchCauseEffect(handler.handle(envelope.request, { requestId }), {
-          onFailure: (cause) =>
-            Effect.logWarning("inbound control request handler failed", cause).pipe(
-              Effect.annotateLogs({ requestId, subtype }),
-              Effect.zipRight(reply(
-                requestId,
-                Either.left(Option.match(Cause.failureOption(cause), {
-                  onNone: () => `${subtype} handler failed`,
-                  onSome: (error) => error.message
-                }))
-              ))
-            ),
-          onSuccess: (value) => reply(requestId, Either.right(value))
-        })
-      const parent = options.parentSpan?.()
-      const traced = answered.pipe(
-        Effect.withSpan(Telemetry.spans.inbound, {
-          // A stack trace per span costs more than the rest of a control round trip.
-          captureStackTrace: false,
-          kind: "server",
-          attributes: {
+      const span = InternalTelemetry.startSpan(
+        runtime.fiberRefs,
+        runtime.context,
+        handler?.spanName?.(request) ?? Telemetry.spans.inbound,
+        options.parentSpan?.(),
+        "server",
+        handler?.attributes === undefined
+          ? { [Telemetry.attributes.requestId]: requestId, [Telemetry.attributes.subtype]: subtype }
+          : {
             [Telemetry.attributes.requestId]: requestId,
             [Telemetry.attributes.subtype]: subtype,
-            ...handler?.attributes?.(envelope.request)
-          },
-          ...(parent !== undefined ? { parent } : {})
-        })
+            ...handler.attributes(request)
+          }
       )
-      // Started now, in the reader's turn: a handler that answers synchronously (most do) has answered
-      // before the next line is read, without a trip through the scheduler. Its log annotations are set
-      // as it is created, rather than by an effect around it.
+      // Its log annotations are set as its fiber is created, rather than by an effect around it.
       const annotations = HashMap.set(HashMap.set(baseAnnotations(), "requestId", requestId), "subtype", subtype)
-      const fiber = Runtime.runFork(runtime, traced, {
-        updateRefs: (refs, fiberId) =>
-          FiberRefs.updateAs(refs, { fiberId, fiberRef: FiberRef.currentLogAnnotations, value: annotations })
+      const fiberRefs = FiberRefs.updateAs(runtime.fiberRefs, {
+        fiberId: FiberId.none,
+        fiberRef: FiberRef.currentLogAnnotations,
+        value: annotations
       })
-      inbound.set(requestId, fiber)
-      fiber.addObserver(() => {
-        if (inbound.get(requestId) === fiber) inbound.delete(requestId)
-      })
+      const requestRuntime = Runtime.make({ context: runtime.context, runtimeFlags: runtime.runtimeFlags, fiberRefs })
+      const entry: Inbound = { running: undefined, span, fiberRefs }
+      inbound.set(requestId, entry)
+      const settle = (line: string, exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> => {
+        if (inbound.get(requestId) === entry) inbound.delete(requestId)
+        if (span !== undefined) InternalTelemetry.endSpan(span, fiberRefs, exit)
+        return writeReply(requestId, line)
+      }
+      if (handler === undefined) {
+        Runtime.runFork(
+          requestRuntime,
+          settle(errorLine(requestId, `Unsupported control request subtype: ${subtype}`), ended)
+        )
+        return
+      }
+      const answer = handler.handle(request, { requestId })
+      // Started now, in the reader's turn: a handler that answers synchronously (most do) has answered
+      // before the next line is read, without a trip through the scheduler.
+      entry.running = answer._tag === "Guarded"
+        ? GuardedRun.start(
+          answer.guarded,
+          requestRuntime,
+          clock,
+          span,
+          (settled) => settle(successLine(requestId, settled.json), ended)
+        )
+        : GuardedRun.watch(requestRuntime, clock, () => answer.effect, Duration.infinity, span, (exit) => {
+          const value = (exit as Option.Some<Exit.Exit<unknown, InboundHandlerError>>).value
+          if (Exit.isSuccess(value)) {
+            let json: string | undefined
+            try {
+              json = value.value === undefined ? undefined : JSON.stringify(value.value)
+            } catch {
+              return Effect.zipRight(
+                Effect.logWarning("an inbound control request's answer cannot be written as JSON"),
+                settle(errorLine(requestId, "the SDK could not encode its answer"), value)
+              )
+            }
+            return settle(successLine(requestId, json), value)
+          }
+          return Effect.zipRight(
+            Effect.logWarning("inbound control request handler failed", value.cause),
+            settle(
+              errorLine(
+                requestId,
+                Option.match(Cause.failureOption(value.cause), {
+                  onNone: () => `${subtype} handler failed`,
+                  onSome: (error) => error.message
+                })
+              ),
+              value
+            )
+          )
+        })
     }
 
     // In the background: the reader must not wait for a handler to stop.
     const interruptInbound = (requestId: string) => {
-      const fiber = inbound.get(requestId)
-      if (fiber !== undefined) {
+      const entry = inbound.get(requestId)
+      if (entry !== undefined) {
         inbound.delete(requestId)
-        fiber.unsafeInterruptAsFork(FiberId.none)
+        cancelInbound(entry)
       }
     }
 
@@ -352,9 +424,11 @@ export const make: (
       const subtype = typeof raw.request?.subtype === "string" ? raw.request.subtype : "unknown"
       const handler = handlers.get(subtype)
       const fallback = handler?.undecodable?.(raw.request)
-      return reply(
+      return writeReply(
         raw.request_id,
-        fallback !== undefined ? Either.right(fallback) : Either.left(`the SDK could not read this ${subtype} request`)
+        fallback !== undefined
+          ? successLine(raw.request_id, JSON.stringify(fallback))
+          : errorLine(raw.request_id, `the SDK could not read this ${subtype} request`)
       )
     }
 

@@ -117,6 +117,20 @@ const toOutcome: GuardedRun.Finish<Protocol.PermissionResult, Outcome> = (
   durationMillis
 })
 
+// One call of the gate, as the router starts it and as `decide` runs it.
+const callOf = (
+  gate: PermissionGate.Service,
+  request: Protocol.CanUseToolRequest,
+  context: PermissionContext,
+  defaultTimeout: Duration.DurationInput
+): GuardedRun.Call<never> => ({
+  subject: "permission gate",
+  evaluate: () => gate.handler(request, context),
+  timeout: gate.timeout ?? Duration.decode(defaultTimeout),
+  decisionTagValue: request.tool_name,
+  annotations: () => ({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId })
+})
+
 /**
  * Runs the gate on one request through the SDK's guarded run, in a
  * `claude.permission` span. Never fails: a failure, a defect, a timeout or an
@@ -140,27 +154,23 @@ export const decide = (
       [Telemetry.attributes.requestId]: context.requestId,
       [Telemetry.attributes.toolUseId]: context.toolUseId
     }
-  }, (span) =>
-    GuardedRun.run(policy, {
-      subject: "permission gate",
-      evaluate: () => gate.handler(request, context),
-      timeout: gate.timeout ?? Duration.decode(defaultTimeout),
-      span,
-      decisionTagValue: request.tool_name,
-      annotations: () => ({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId })
-    }, toOutcome))
+  }, (span) => GuardedRun.run(policy, { ...callOf(gate, request, context, defaultTimeout), span }, toOutcome))
+
+const spanName = () => Telemetry.spans.permission
 
 /**
- * The router's handler for `can_use_tool`.
+ * The router's handler for `can_use_tool`: the gate under the guarded run, in
+ * the request's `claude.permission` span.
  *
  * @since 0.1.0
  * @category Decisions
  */
 export const inboundHandler = (
   gate: PermissionGate.Service,
-  defaultTimeout?: Duration.DurationInput
+  defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.permission
 ): InboundHandler => ({
   subtype: "can_use_tool",
+  spanName,
   attributes: (request) => {
     const call = request as Protocol.CanUseToolRequest
     return {
@@ -172,14 +182,17 @@ export const inboundHandler = (
   undecodable: () => PermissionResult.deny("Denied: the SDK could not read this permission request; failing closed."),
   handle: (request, { requestId }) => {
     const call = request as Protocol.CanUseToolRequest
-    return Effect.map(
-      decide(gate, call, {
-        requestId,
-        toolUseId: call.tool_use_id,
-        suggestions: call.permission_suggestions ?? []
-      }, defaultTimeout),
-      (decision) => decision.result
-    )
+    return {
+      _tag: "Guarded",
+      guarded: {
+        policy,
+        call: callOf(gate, call, {
+          requestId,
+          toolUseId: call.tool_use_id,
+          suggestions: call.permission_suggestions ?? []
+        }, defaultTimeout)
+      }
+    }
   }
 })
 

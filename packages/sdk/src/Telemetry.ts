@@ -5,8 +5,10 @@
  * test tracer).
  *
  * Spans: `claude.session` (a session's life) ⊃ `claude.turn` (a prompt to
- * its result) ⊃ `claude.control.inbound` (a request from the CLI) ⊃
- * `claude.hook` / `claude.permission` (the decision), and
+ * its result) ⊃ one span per request from the CLI, named by what answers it:
+ * `claude.hook`, `claude.permission`, `claude.mcp.tool`, else
+ * `claude.control.inbound` (each carries the request id and subtype; the
+ * spans the user's handler opens sit under it), and
  * `claude.control.outbound` for the SDK's own requests. Decisions carry
  * `claude.decision` and, when a fallback answered, `claude.fallback`.
  *

@@ -1,4 +1,4 @@
-import { ClaudeOptions, McpServer, McpTool } from "@claude-effect/sdk"
+import { ClaudeOptions, type ControlRouter, McpServer, McpTool } from "@claude-effect/sdk"
 import * as InternalMcp from "@claude-effect/sdk/internal/mcpServer"
 import { assert, describe, it } from "@effect/vitest"
 import * as Context from "effect/Context"
@@ -508,15 +508,18 @@ describe("McpServer in the options and the session", () => {
       assert.deepStrictEqual((listed as any).result, manifests.stock.toolsListResult)
       const [handler] = extras.handlers
       assert.strictEqual(handler.subtype, "mcp_message")
-      const routed = yield* handler.handle(
+      // The MCP handler answers by an Effect (the router runs it in the request's one fiber).
+      const effectOf = (answer: ControlRouter.InboundAnswer) =>
+        answer._tag === "Effect" ? answer.effect : Effect.die("expected an Effect answer")
+      const routed = yield* effectOf(handler.handle(
         { subtype: "mcp_message", server_name: "stock", message: { jsonrpc: "2.0", id: 1, method: "tools/list" } },
         { requestId: "r" }
-      )
+      ))
       assert.strictEqual((routed as any).mcp_response.result.tools[0].name, "lookup")
-      const unknown = yield* handler.handle(
+      const unknown = yield* effectOf(handler.handle(
         { subtype: "mcp_message", server_name: "nope", message: { jsonrpc: "2.0", id: 1, method: "tools/list" } },
         { requestId: "r" }
-      )
+      ))
       assert.deepStrictEqual((unknown as any).mcp_response.error.message, "SDK MCP server not found: nope")
       assert.deepStrictEqual(handler.undecodable?.({ message: { jsonrpc: "2.0", method: "x" } }), {
         mcp_response: { jsonrpc: "2.0", result: {}, id: 0 }

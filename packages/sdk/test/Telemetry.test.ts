@@ -50,13 +50,13 @@ describe("telemetry on the real CLI", () => {
       assert.strictEqual(turn.parentSpanId, session.spanId)
       assert.strictEqual(turn.attributes.get(Telemetry.attributes.resultSubtype), "success")
 
-      const inbound = byName(Telemetry.spans.inbound)
-      for (const span of inbound) assert.strictEqual(span.parentSpanId, turn.spanId)
+      // One span per inbound request, named by its handler, under the turn's span.
       const hooks = byName(Telemetry.spans.hook)
       assert.strictEqual(hooks.length, 3)
       for (const hook of hooks) {
-        const parent = inbound.find((span) => span.spanId === hook.parentSpanId)
-        assert.strictEqual(parent?.attributes.get(Telemetry.attributes.subtype), "hook_callback")
+        assert.strictEqual(hook.parentSpanId, turn.spanId)
+        assert.strictEqual(hook.attributes.get(Telemetry.attributes.subtype), "hook_callback")
+        assert.isString(hook.attributes.get(Telemetry.attributes.requestId))
         assert.strictEqual(hook.attributes.get(Telemetry.attributes.event), "PreToolUse")
         assert.strictEqual(hook.attributes.get(Telemetry.attributes.matcher), "Bash")
         assert.isString(hook.attributes.get(Telemetry.attributes.toolUseId))
@@ -68,6 +68,8 @@ describe("telemetry on the real CLI", () => {
       assert.strictEqual(hooks[2].attributes.get(Telemetry.attributes.fallback), "timeout")
       const permissions = byName(Telemetry.spans.permission)
       assert.strictEqual(permissions.length, 1)
+      assert.strictEqual(permissions[0].parentSpanId, turn.spanId)
+      assert.strictEqual(permissions[0].attributes.get(Telemetry.attributes.subtype), "can_use_tool")
       // the application's own spans, in the handlers, sit under the hook's and the permission's span
       const [guardSpan] = byName("policy.guard")
       assert.strictEqual(guardSpan?.parentSpanId, hooks[1].spanId)

@@ -138,7 +138,10 @@ export const probe = (replayFile: string, rounds: number) =>
           response: { subtype: "success", request_id: id, response: {} }
         } as any)
       }))
-    const trivial: ControlRouter.InboundHandler = { subtype: "hook_callback", handle: () => Effect.succeed({}) }
+    const trivial: ControlRouter.InboundHandler = {
+      subtype: "hook_callback",
+      handle: () => ControlRouter.answerWith(Effect.succeed({}))
+    }
     const router = yield* withRouter(hookLines, [trivial])
     const hookLevel = yield* withRouter(hookLines, [hooks.inboundHandler])
     // Issue 10's overhead check: the same level with the tracer off. With it on, spans go to Effect's

@@ -28,9 +28,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import type * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
 import type * as Metric from "effect/Metric"
 import type * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
@@ -160,57 +160,160 @@ export const jsonProblem = (value: unknown): string | undefined => {
 }
 
 // -----------------------------------------------------------------------------
-// The run
+// The run: a synchronous core, and an Effect over it
 // -----------------------------------------------------------------------------
 
 /**
+ * A run's result, settled: the answer, what it stands for, and its JSON — the
+ * answer's wire form (`encode`) stringified once, which is also the JSON-safety
+ * check.
+ *
+ * @internal
+ */
+export interface Settled<A> extends Outcome<A> {
+  readonly json: string
+}
+
+/**
+ * One handler under one policy, as the router and {@link run} start it.
+ *
+ * @internal
+ */
+export interface Guarded<A> {
+  readonly policy: Policy<A>
+  readonly call: Call<never>
+  /** The wire form of an answer, whose JSON {@link Settled.json} is (default: the answer itself). */
+  readonly encode?: ((answer: A) => unknown) | undefined
+}
+
+/**
+ * A started run: `cancel` stops it without an answer (the handler is
+ * interrupted in the background, never waited for). Idempotent; nothing after
+ * the run settled.
+ *
+ * @internal
+ */
+export interface Running {
+  readonly cancel: () => void
+}
+
+const stringify = (value: unknown): string | undefined => {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Starts `guarded` in ONE fiber of `runtime` (the handler's own), under its
+ * deadline on `clock`. Whichever of the handler's exit, the deadline and
+ * `cancel` comes first settles the run: the exit is classified, validated and
+ * stringified by plain functions, the fallback (with its warning) answers
+ * whatever went wrong, the run is recorded on `span` and the metrics, and
+ * `deliver` writes the answer. On the handler's exit `deliver` runs in the
+ * handler's fiber, which answers synchronously when the handler does (no
+ * timer set, no trip through the scheduler); when the deadline comes first it
+ * runs in a fiber of its own, the rare path.
+ *
+ * `span`, when given, is the handler's parent (placed in its fiber's context as
+ * the fiber is created) and receives the decision attributes.
+ *
+ * @internal
+ */
+export const start = <A>(
+  guarded: Guarded<A>,
+  runtime: Runtime.Runtime<never>,
+  clock: Clock.Clock,
+  span: Tracer.Span | undefined,
+  deliver: (settled: Settled<A>) => Effect.Effect<void>
+): Running => {
+  const { call, policy } = guarded
+  const encode = guarded.encode
+  const started = clock.unsafeCurrentTimeMillis()
+  const settle = (
+    value: A,
+    json: string,
+    fallback: FallbackReason | undefined,
+    log: Effect.Effect<void> | undefined
+  ): Effect.Effect<void> => {
+    const decision = policy.decisionOf(value)
+    const durationMillis = clock.unsafeCurrentTimeMillis() - started
+    record(
+      policy,
+      call,
+      span,
+      decision,
+      fallback,
+      durationMillis,
+      FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
+    )
+    const delivered = deliver({ answer: value, json, decision, fallback, durationMillis })
+    return log === undefined ? delivered : Effect.zipRight(log, delivered)
+  }
+  const fallBack = (reason: FallbackReason, detail: Cause.Cause<unknown> | string): Effect.Effect<void> => {
+    const value = policy.fallback(reason, typeof detail === "string" ? undefined : detail)
+    // The fallback's encoding is known-good (built by the SDK from plain data).
+    const json = JSON.stringify(encode === undefined ? value : encode(value))
+    const log = Effect.logWarning(`${call.subject} ${policy.fallsBack} (${reason})`, detail).pipe(
+      Effect.annotateLogs(call.annotations())
+    )
+    return settle(value, json, reason, span === undefined ? log : Effect.withParentSpan(log, span))
+  }
+  const onExit = (exit: Option.Option<Exit.Exit<unknown, unknown>>): Effect.Effect<void> => {
+    if (Option.isNone(exit)) return fallBack("timeout", `timed out after ${Duration.format(call.timeout)}`)
+    if (Exit.isFailure(exit.value)) {
+      return fallBack(Cause.isFailure(exit.value.cause) ? "failure" : "defect", exit.value.cause)
+    }
+    const valid = policy.validate(exit.value.value)
+    if (Either.isLeft(valid)) return fallBack("invalid_output", valid.left)
+    const json = stringify(encode === undefined ? valid.right : encode(valid.right))
+    return json === undefined
+      ? fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
+      : settle(valid.right, json, undefined, undefined)
+  }
+  return watch(runtime, clock, call.evaluate, call.timeout, span, onExit)
+}
+
+/**
  * Runs one handler under the policy: never fails, answers by the deadline.
- * `finish` shapes the result (the hot path builds one object per run).
+ * `finish` shapes the result (the hot path builds one object per run). The
+ * Effect over {@link start}: the same run, for callers outside the router
+ * (`HookTest`, command hooks, MCP tool calls).
  *
  * @internal
  */
 export const run = <A, B, R>(policy: Policy<A>, call: Call<R>, finish: Finish<A, B>): Effect.Effect<B, never, R> =>
-  Effect.clockWith((clock) => {
-    const started = clock.unsafeCurrentTimeMillis()
-    const answer = (value: A, fallback: FallbackReason | undefined): Effect.Effect<B> =>
-      Effect.withFiberRuntime((fiber) => {
-        const decision = policy.decisionOf(value)
-        const durationMillis = clock.unsafeCurrentTimeMillis() - started
-        record(policy, call, decision, fallback, durationMillis, fiber.getFiberRef(FiberRef.currentMetricLabels))
-        return Effect.succeed(finish(value, decision, fallback, durationMillis))
-      })
-    const fallBack = (reason: FallbackReason, detail: Cause.Cause<unknown> | string) =>
-      Effect.logWarning(`${call.subject} ${policy.fallsBack} (${reason})`, detail).pipe(
-        Effect.annotateLogs(call.annotations()),
-        (log) => call.span === undefined ? log : Effect.withParentSpan(log, call.span),
-        Effect.zipRight(
-          Effect.suspend(() => answer(policy.fallback(reason, typeof detail === "string" ? undefined : detail), reason))
+  Effect.clockWith((clock) =>
+    Effect.flatMap(Effect.runtime<R>(), (runtime) =>
+      Effect.async<B>((resume) => {
+        const running = start(
+          { policy, call: call as Call<never> },
+          runtime as Runtime.Runtime<never>,
+          clock,
+          call.span,
+          (settled) =>
+            Effect.sync(() =>
+              resume(Effect.succeed(finish(settled.answer, settled.decision, settled.fallback, settled.durationMillis)))
+            )
         )
-      )
-    return Effect.flatMap(within(clock, call.evaluate, call.timeout, call.span), (exit) => {
-      if (Option.isNone(exit)) return fallBack("timeout", `timed out after ${Duration.format(call.timeout)}`)
-      if (Exit.isFailure(exit.value)) {
-        return fallBack(Cause.isFailure(exit.value.cause) ? "failure" : "defect", exit.value.cause)
-      }
-      const valid = policy.validate(exit.value.value)
-      if (Either.isLeft(valid)) return fallBack("invalid_output", valid.left)
-      const problem = jsonProblem(valid.right)
-      return problem === undefined ? answer(valid.right, undefined) : fallBack("invalid_output", problem)
-    })
-  })
+        return Effect.sync(running.cancel)
+      }))
+  )
 
 // One function records every kind: the span's attributes, then the metrics (built once per tag set).
 const record = (
   policy: Policy<any>,
   call: Call<unknown>,
+  span: Tracer.Span | undefined,
   decision: string,
   fallback: FallbackReason | undefined,
   durationMillis: number,
   labels: ReadonlyArray<MetricLabel.MetricLabel>
 ): void => {
-  if (call.span !== undefined) {
-    call.span.attribute(Telemetry.attributes.decision, fallback !== undefined ? `fallback:${decision}` : decision)
-    if (fallback !== undefined) call.span.attribute(Telemetry.attributes.fallback, fallback)
+  if (span !== undefined) {
+    span.attribute(Telemetry.attributes.decision, fallback !== undefined ? `fallback:${decision}` : decision)
+    if (fallback !== undefined) span.attribute(Telemetry.attributes.fallback, fallback)
   }
   if (policy.decisions !== undefined && policy.decisionTag !== undefined) {
     Telemetry.tagged(policy.decisions, policy.decisionTag, call.decisionTagValue ?? "", "decision", decision)
@@ -264,21 +367,79 @@ const timerOn = (
 }
 
 /**
+ * The one mechanism under every deadline: starts `evaluate`'s Effect in one
+ * fiber of `runtime` (a throw is that fiber's defect; `span`, when given, is
+ * its parent), and settles once, with whichever comes first:
+ *
+ * - the handler's exit: `onExit(Some(exit))` runs in the handler's own fiber,
+ *   uninterruptibly (an Effect that answers synchronously, as most do, has
+ *   answered before `watch` returns, with no timer set);
+ * - the deadline (a timer of `clock`): the handler is interrupted in the
+ *   background, and `onExit(None)` runs in a fiber of its own;
+ * - `cancel`: the handler is interrupted in the background, nothing runs.
+ *
+ * Nobody waits for a handler that is slow to stop.
+ *
+ * @internal
+ */
+export const watch = <A, E, R>(
+  runtime: Runtime.Runtime<R>,
+  clock: Clock.Clock,
+  evaluate: () => Effect.Effect<A, E, R>,
+  duration: Duration.DurationInput,
+  span: Tracer.AnySpan | undefined,
+  onExit: (exit: Option.Option<Exit.Exit<A, E>>) => Effect.Effect<void>
+): Running => {
+  let settled = false
+  let cancelTimer: (() => void) | undefined
+  const handler = Runtime.runFork(
+    span === undefined
+      ? runtime
+      : Runtime.make({
+        context: Context.add(runtime.context, Tracer.ParentSpan, span),
+        runtimeFlags: runtime.runtimeFlags,
+        fiberRefs: runtime.fiberRefs
+      }),
+    Effect.uninterruptibleMask((restore) =>
+      Effect.flatMap(
+        // A handler that throws (or returns no Effect) instead of failing is a defect of its fiber,
+        // classified like any other failure, never an exception escaping to the caller.
+        Effect.exit(restore(Effect.suspend(evaluate))),
+        (exit) => {
+          if (settled) return Effect.void
+          settled = true
+          cancelTimer?.()
+          return onExit(Option.some(exit))
+        }
+      )
+    )
+  )
+  if (!settled) {
+    const startTimer = timerOn(clock, Duration.decode(duration), runtime as Runtime.Runtime<never>)
+    if (startTimer !== undefined) {
+      cancelTimer = startTimer(() => {
+        if (settled) return
+        settled = true
+        handler.unsafeInterruptAsFork(FiberId.none)
+        Runtime.runFork(runtime as Runtime.Runtime<never>, onExit(Option.none()))
+      })
+    }
+  }
+  return {
+    cancel: () => {
+      if (settled) return
+      settled = true
+      cancelTimer?.()
+      handler.unsafeInterruptAsFork(FiberId.none)
+    }
+  }
+}
+
+/**
  * The exit of the handler `evaluate` builds, or `None` when the deadline came
- * first (the handler is then interrupted in the background).
- *
- * The handler runs in one fiber of its own, started at once in the caller's
- * turn: a handler that answers synchronously, as most do, costs no trip
- * through the scheduler and sets no timer. Otherwise the caller waits on the
- * handler and on a timer of the current `Clock`, and whichever loses is
- * stopped in the background, so the answer never waits for a handler that is
- * slow to stop. Interrupting the caller interrupts the handler (in the
- * background) and returns at once. `Effect.timeout` would do the same with
- * four fibers and a race that waits for the loser's interruption.
- *
- * `evaluate` runs inside the handler's fiber: a throw is that fiber's defect.
- * `span`, when given, is the handler's parent span, placed in the handler
- * fiber's context as it is created (cheaper than `Effect.withParentSpan`).
+ * first (the handler is then interrupted in the background). Interrupting the
+ * caller interrupts the handler (in the background) and returns at once. The
+ * Effect over {@link watch}.
  *
  * @internal
  */
@@ -287,61 +448,13 @@ export const exitWithin = <A, E, R>(
   duration: Duration.DurationInput,
   span?: Tracer.AnySpan
 ): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R> =>
-  Effect.clockWith((clock) => within(clock, evaluate, duration, span))
-
-const within = <A, E, R>(
-  clock: Clock.Clock,
-  evaluate: () => Effect.Effect<A, E, R>,
-  duration: Duration.DurationInput,
-  span: Tracer.AnySpan | undefined
-): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R> =>
-  Effect.uninterruptibleMask((restore) =>
-    Effect.flatMap(Effect.runtime<R>(), (runtime) => {
-      const handler = Runtime.runFork(
-        span === undefined
-          ? runtime
-          : Runtime.make({
-            context: Context.add(runtime.context, Tracer.ParentSpan, span),
-            runtimeFlags: runtime.runtimeFlags,
-            fiberRefs: runtime.fiberRefs
-          }),
-        // A handler that throws (or returns no Effect) instead of failing is a defect of its fiber,
-        // classified like any other failure, never an exception escaping to the caller.
-        restore(Effect.suspend(evaluate))
-      )
-      return restore(race(handler, timerOn(clock, Duration.decode(duration), runtime as Runtime.Runtime<never>)))
-    })
+  Effect.clockWith((clock) =>
+    Effect.flatMap(Effect.runtime<R>(), (runtime) =>
+      Effect.async<Option.Option<Exit.Exit<A, E>>>((resume) => {
+        const running = watch(runtime, clock, evaluate, duration, span, (exit) =>
+          Effect.sync(() =>
+            resume(Effect.succeed(exit))
+          ))
+        return Effect.sync(running.cancel)
+      }))
   )
-
-const race = <A, E>(
-  handler: Fiber.RuntimeFiber<A, E>,
-  startTimer: StartTimer | undefined
-): Effect.Effect<Option.Option<Exit.Exit<A, E>>> =>
-  Effect.async<Option.Option<Exit.Exit<A, E>>>((resume) => {
-    let settled = false
-    let cancelTimer: (() => void) | undefined
-    const onHandler = (exit: Exit.Exit<A, E>) => {
-      if (settled) return
-      settled = true
-      cancelTimer?.()
-      resume(Effect.succeed(Option.some(exit)))
-    }
-    // A handler that already answered calls its observer at once: no timer is set.
-    handler.addObserver(onHandler)
-    if (!settled && startTimer !== undefined) {
-      cancelTimer = startTimer(() => {
-        if (settled) return
-        settled = true
-        handler.removeObserver(onHandler)
-        handler.unsafeInterruptAsFork(FiberId.none)
-        resume(Effect.succeed(Option.none()))
-      })
-    }
-    return Effect.sync(() => {
-      if (settled) return
-      settled = true
-      handler.removeObserver(onHandler)
-      handler.unsafeInterruptAsFork(FiberId.none)
-      cancelTimer?.()
-    })
-  })

@@ -422,6 +422,40 @@ const policyFor = (event: string): GuardedRun.Policy<Protocol.SyncHookOutput> =>
   return policy
 }
 
+// The span attributes of one hook's run (what it is, what it is about).
+const hookAttributes = (
+  hook: HookRegistry.RegisteredHook,
+  input: Protocol.HookInput,
+  toolUseId: string | undefined
+): Record<string, unknown> => ({
+  [Telemetry.attributes.event]: hook.event,
+  [Telemetry.attributes.hookName]: hook.name,
+  [Telemetry.attributes.callbackId]: hook.callbackId,
+  ...(hook.matcher !== undefined ? { [Telemetry.attributes.matcher]: hook.matcher } : {}),
+  ...(toolUseId !== undefined ? { [Telemetry.attributes.toolUseId]: toolUseId } : {}),
+  ...(typeof (input as { tool_name?: unknown }).tool_name === "string"
+    ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
+    : {})
+})
+
+// One call of a hook, as the router starts it and as `dispatchHook` runs it.
+const hookCall = (
+  hook: HookRegistry.RegisteredHook,
+  input: Protocol.HookInput,
+  context: HookLayer.HookContext
+): GuardedRun.Call<never> => ({
+  subject: `hook "${hook.name}"`,
+  evaluate: () => hook.handler(input, context),
+  timeout: hook.timeout,
+  decisionTagValue: hook.event,
+  annotations: () => ({
+    event: hook.event,
+    callbackId: hook.callbackId,
+    requestId: context.requestId,
+    ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
+  })
+})
+
 /** @internal */
 export const dispatchHook = (
   hook: HookRegistry.RegisteredHook,
@@ -432,39 +466,24 @@ export const dispatchHook = (
     // A stack trace per span costs more than the rest of a control round trip.
     captureStackTrace: false,
     attributes: {
-      [Telemetry.attributes.event]: hook.event,
-      [Telemetry.attributes.hookName]: hook.name,
-      [Telemetry.attributes.callbackId]: hook.callbackId,
-      [Telemetry.attributes.requestId]: context.requestId,
-      ...(hook.matcher !== undefined ? { [Telemetry.attributes.matcher]: hook.matcher } : {}),
-      ...(context.toolUseId !== undefined ? { [Telemetry.attributes.toolUseId]: context.toolUseId } : {}),
-      ...(typeof (input as { tool_name?: unknown }).tool_name === "string"
-        ? { [Telemetry.attributes.tool]: (input as { tool_name: string }).tool_name }
-        : {})
+      ...hookAttributes(hook, input, context.toolUseId),
+      [Telemetry.attributes.requestId]: context.requestId
     }
   }, (span) =>
-    GuardedRun.run(policyFor(hook.event), {
-      subject: `hook "${hook.name}"`,
-      evaluate: () => hook.handler(input, context),
-      timeout: hook.timeout,
-      span,
-      decisionTagValue: hook.event,
-      annotations: () => ({
+    GuardedRun.run(
+      policyFor(hook.event),
+      { ...hookCall(hook, input, context), span },
+      (output, decision, fallback, durationMillis): HookRegistry.HookRun => ({
+        name: hook.name,
         event: hook.event,
+        matcher: hook.matcher,
         callbackId: hook.callbackId,
-        requestId: context.requestId,
-        ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
+        output,
+        decision: decision as HookRegistry.Decision,
+        fallback,
+        durationMillis
       })
-    }, (output, decision, fallback, durationMillis): HookRegistry.HookRun => ({
-      name: hook.name,
-      event: hook.event,
-      matcher: hook.matcher,
-      callbackId: hook.callbackId,
-      output,
-      decision: decision as HookRegistry.Decision,
-      fallback,
-      durationMillis
-    })))
+    ))
 
 // -----------------------------------------------------------------------------
 // The registry
@@ -543,16 +562,26 @@ export const fromRegistrations = (
       { concurrency: "unbounded" }
     )
 
+  // For events without a tool the CLI sends a random id as tool_use_id: it names nothing, so leave it out.
+  const toolUseIdOf = (call: Protocol.HookCallbackRequest): string | undefined =>
+    typeof (call.input as { tool_use_id?: unknown }).tool_use_id === "string"
+      ? call.tool_use_id ?? undefined
+      : undefined
+
   const inboundHandler: InboundHandler = {
     subtype: "hook_callback",
+    // The hook's own span; `claude.control.inbound` for a callback id no hook has.
+    spanName: (request) =>
+      byId.has((request as Protocol.HookCallbackRequest).callback_id) ? Telemetry.spans.hook : Telemetry.spans.inbound,
     attributes: (request) => {
       const call = request as Protocol.HookCallbackRequest
+      const hook = byId.get(call.callback_id)
+      if (hook !== undefined) return hookAttributes(hook, call.input, toolUseIdOf(call))
       const input = call.input as { readonly hook_event_name?: unknown; readonly tool_name?: unknown }
       return {
         [Telemetry.attributes.callbackId]: call.callback_id,
         ...(typeof input.hook_event_name === "string" ? { [Telemetry.attributes.event]: input.hook_event_name } : {}),
-        ...(typeof input.tool_name === "string" ? { [Telemetry.attributes.tool]: input.tool_name } : {}),
-        ...(typeof call.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: call.tool_use_id } : {})
+        ...(typeof input.tool_name === "string" ? { [Telemetry.attributes.tool]: input.tool_name } : {})
       }
     },
     // An error reply would mean "no opinion" (the tool runs): answer the event's fallback instead.
@@ -562,16 +591,25 @@ export const fromRegistrations = (
     },
     handle: (request, { requestId }) => {
       const call = request as Protocol.HookCallbackRequest
-      return Effect.map(
-        dispatch(call.callback_id, call.input, {
-          requestId,
-          // For events without a tool the CLI sends a random id here: it names nothing, so leave it out.
-          toolUseId: typeof (call.input as { tool_use_id?: unknown }).tool_use_id === "string"
-            ? call.tool_use_id ?? undefined
-            : undefined
-        }),
-        (outcome) => outcome.output
-      )
+      const hook = byId.get(call.callback_id)
+      if (hook === undefined) {
+        return {
+          _tag: "Effect",
+          effect: Effect.map(unknownCallback(call.callback_id, call.input), (run) => run.output)
+        }
+      }
+      return {
+        _tag: "Guarded",
+        guarded: {
+          policy: policyFor(hook.event),
+          call: hookCall(hook, call.input, {
+            event: hook.event,
+            callbackId: hook.callbackId,
+            requestId,
+            toolUseId: toolUseIdOf(call)
+          })
+        }
+      }
     }
   }
 

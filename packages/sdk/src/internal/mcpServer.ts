@@ -12,6 +12,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
@@ -268,17 +269,20 @@ const runTool = (
     (decoded) => {
       if (Either.isLeft(decoded)) return Effect.succeed(invalidArguments(id, tool.name, decoded.left))
       const timeout = tool.timeout ?? server.timeout
-      return GuardedRun.run(toolPolicy(tool, timeout), {
-        subject: `MCP tool "${tool.name}"`,
-        evaluate: () => tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>,
-        timeout,
-        annotations: () => ({
-          mcpServer: context.server,
-          tool: tool.name,
-          requestId: context.requestId,
-          ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
-        })
-      }, (result) => Mcp.success(id, result))
+      // Recorded on the span the call runs in (the router's `claude.mcp.tool` span), if any.
+      return Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
+        GuardedRun.run(toolPolicy(tool, timeout), {
+          subject: `MCP tool "${tool.name}"`,
+          span: Option.getOrUndefined(span),
+          evaluate: () => tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>,
+          timeout,
+          annotations: () => ({
+            mcpServer: context.server,
+            tool: tool.name,
+            requestId: context.requestId,
+            ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
+          })
+        }, (result) => Mcp.success(id, result)))
     }
   ).pipe(Effect.provide(server[ContextKey]))
 
@@ -455,6 +459,9 @@ export const sdkServers = (options: ClaudeOptions): ReadonlyMap<string, McpServe
   return servers
 }
 
+const methodOf = (request: Protocol.InboundControlRequest): unknown =>
+  ((request as Protocol.McpMessageRequest).message as { readonly method?: unknown } | undefined)?.method
+
 const requestIdOf = (message: unknown): Mcp.JsonRpcId | undefined => {
   const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined
   return typeof id === "string" || typeof id === "number" ? id : undefined
@@ -480,12 +487,18 @@ export const inboundHandler = (servers: ReadonlyMap<string, McpServer>): Inbound
   }
   return {
     subtype: "mcp_message",
+    // A tool call's span is the tool's (`claude.mcp.tool`); other MCP messages have the request's.
+    spanName: (request) => methodOf(request) === "tools/call" ? Telemetry.spans.mcpTool : Telemetry.spans.inbound,
     attributes: (request) => {
       const call = request as Protocol.McpMessageRequest
-      const method = (call.message as { readonly method?: unknown } | undefined)?.method
+      const method = methodOf(request)
+      const tool = method === "tools/call"
+        ? (call.message as { readonly params?: { readonly name?: unknown } }).params?.name
+        : undefined
       return {
         [Telemetry.attributes.mcpServer]: call.server_name,
-        ...(typeof method === "string" ? { [Telemetry.attributes.mcpMethod]: method } : {})
+        ...(typeof method === "string" ? { [Telemetry.attributes.mcpMethod]: method } : {}),
+        ...(typeof tool === "string" ? { [Telemetry.attributes.tool]: tool } : {})
       }
     },
     undecodable: (raw) => {
@@ -500,9 +513,12 @@ export const inboundHandler = (servers: ReadonlyMap<string, McpServer>): Inbound
     handle: (request, { requestId }) => {
       const call = request as Protocol.McpMessageRequest
       const connection = connections.get(call.server_name)
-      return connection === undefined
-        ? Effect.succeed(unknownServer(call.server_name, call.message))
-        : Effect.map(connection.handle(call.message, { requestId }), (response) => ({ mcp_response: response }))
+      return {
+        _tag: "Effect",
+        effect: connection === undefined
+          ? Effect.succeed(unknownServer(call.server_name, call.message))
+          : Effect.map(connection.handle(call.message, { requestId }), (response) => ({ mcp_response: response }))
+      }
     }
   }
 }

@@ -8,10 +8,19 @@
  *
  * @internal
  */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Effect from "effect/Effect"
+import type * as Exit from "effect/Exit"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as HashMap from "effect/HashMap"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 import * as MetricLabel from "effect/MetricLabel"
+import * as Option from "effect/Option"
+import * as Tracer from "effect/Tracer"
 
 /**
  * Span names.
@@ -25,8 +34,60 @@ export const spans = {
   inbound: "claude.control.inbound",
   outbound: "claude.control.outbound",
   hook: "claude.hook",
-  permission: "claude.permission"
+  permission: "claude.permission",
+  mcpTool: "claude.mcp.tool"
 } as const
+
+/**
+ * A span started outside any fiber, as `Effect.withSpan` would start it in a
+ * fiber with these `fiberRefs` and `context` (the tracer, its clock, the
+ * span annotations; no stack trace); `undefined` when tracing is off. The
+ * router's one span per inbound request: started as the line is read, ended
+ * (`endSpan`) as the answer is written.
+ *
+ * @internal
+ */
+export const startSpan = (
+  fiberRefs: FiberRefs.FiberRefs,
+  context: Context.Context<never>,
+  name: string,
+  parent: Tracer.AnySpan | undefined,
+  kind: Tracer.SpanKind,
+  attributes: Record<string, unknown>
+): Tracer.Span | undefined => {
+  if (!FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled)) return undefined
+  const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
+  const tracer = Context.get(services, Tracer.Tracer)
+  const timing = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
+  const span = tracer.span(
+    name,
+    parent !== undefined ? Option.some(parent) : Context.getOption(context, Tracer.ParentSpan),
+    Context.empty(),
+    [],
+    timing ? Context.get(services, Clock.Clock).unsafeCurrentTimeNanos() : BigInt(0),
+    kind,
+    { captureStackTrace: false }
+  )
+  const annotations = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerSpanAnnotations)
+  if (HashMap.size(annotations) > 0) HashMap.forEach(annotations, (value, key) => span.attribute(key, value))
+  for (const key in attributes) span.attribute(key, attributes[key])
+  return span
+}
+
+/**
+ * Ends a span of {@link startSpan}.
+ *
+ * @internal
+ */
+export const endSpan = (span: Tracer.Span, fiberRefs: FiberRefs.FiberRefs, exit: Exit.Exit<unknown, unknown>): void => {
+  const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
+  span.end(
+    FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
+      ? Context.get(services, Clock.Clock).unsafeCurrentTimeNanos()
+      : BigInt(0),
+    exit
+  )
+}
 
 /**
  * Span attribute keys.
