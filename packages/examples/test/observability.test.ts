@@ -57,7 +57,7 @@ describe("the demo's telemetry", () => {
       )
       const spans = spanNames(otlp.bodies.get("/v1/traces") ?? [])
       for (
-        const name of ["claude.session", "claude.turn", "claude.control.inbound", "claude.hook", "claude.permission"]
+        const name of ["claude.session", "claude.turn", "claude.hook", "claude.permission", "claude.control.outbound"]
       ) {
         assert.include(spans, name)
       }

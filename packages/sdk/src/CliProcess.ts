@@ -46,6 +46,12 @@ export declare namespace CliProcess {
      * started still holds stdout; fails only when a line breaks the size guard.
      */
     readonly lines: Stream.Stream<string, ProtocolError>
+    /**
+     * Completes when `lines` is to be taken as ended although stdout is still open: the CLI has
+     * exited and a process it left (a background shell) holds the pipe past the drain. A reader races
+     * it once against its whole read. Absent: the lines end when stdout closes.
+     */
+    readonly linesCut?: Effect.Effect<void> | undefined
     /** Queues one line for stdin; the newline is added. Fails once the process has exited. */
     readonly writeLine: (line: string) => Effect.Effect<void, CliExitError>
     /** Ends stdin once everything queued before has been written. Idempotent. */
@@ -302,10 +308,11 @@ export const make: (
       yield* killLeftovers
       yield* drained
     })
-    const stdout = proc.stdout.pipe(
-      Stream.ensuring(Deferred.succeed(stdoutEnded, void 0)),
-      Stream.interruptWhen(cutAfterExit)
-    )
+    // A signal the reader races once, not a `Stream.interruptWhen` on the lines (which pays a fiber
+    // hand-off for every chunk of the hot path).
+    const linesCut = yield* Deferred.make<void>()
+    yield* Effect.forkDaemon(Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
+    const stdout = Stream.ensuring(proc.stdout, Deferred.succeed(stdoutEnded, void 0))
     const lines = LineFraming.frameLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS, redactor)(stdout)
 
     return CliProcess.of({
@@ -318,6 +325,7 @@ export const make: (
         Deferred.poll(exited),
         (o) => Option.isSome(o) ? Effect.asSome(o.value) : Effect.succeedNone
       ),
+      linesCut: Deferred.await(linesCut),
       stderrTail: Effect.sync(redactedTail),
       shutdown,
       exitError

@@ -534,7 +534,7 @@ export const make: (
       return Effect.void
     })
 
-    yield* cli.lines.pipe(
+    const readLines = cli.lines.pipe(
       Stream.runForEachChunk((chunk) => {
         // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
         // control responses and unreadable requests yield effects, run in order after the chunk.
@@ -544,7 +544,10 @@ export const make: (
           if (routed !== Effect.void) effect = effect === flushMetrics ? routed : Effect.zipRight(effect, routed)
         }
         return effect === flushMetrics ? flushMetrics : Effect.zipRight(effect, flushMetrics)
-      }),
+      })
+    )
+    // Stdout held open after the CLI's exit ends the reading as stdout's end would (one race per session).
+    yield* (cli.linesCut === undefined ? readLines : Effect.raceFirst(readLines, cli.linesCut)).pipe(
       Effect.matchCauseEffect({
         onFailure: (cause) =>
           Effect.gen(function*() {

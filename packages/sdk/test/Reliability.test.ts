@@ -182,7 +182,8 @@ describe("a shutdown that cannot hang", () => {
       const status = yield* stubborn.shutdown({ gracePeriod: 200 })
       assert.strictEqual(status.signal, "SIGKILL")
       assert.isFalse(isAlive(stubborn.pid))
-      const sent = signalled.filter((s) => s.signal !== 0)
+      // (its orphaned `sleep`, which keeps the process tag, may be killed too as a leftover: not counted here)
+      const sent = signalled.filter((s) => s.signal !== 0 && Math.abs(s.target) === stubborn.pid)
       assert.deepStrictEqual(sent.map((s) => s.target), [stubborn.pid, stubborn.pid, stubborn.pid])
       assert.deepStrictEqual(sent.map((s) => s.signal), ["SIGTERM", "SIGCONT", "SIGKILL"])
 
