@@ -9,23 +9,12 @@
  * @internal
  */
 import * as ParseResult from "effect/ParseResult"
+import { formatPath } from "./issuePath.js"
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 const EXPECTED = /^Expected (.*), actual (.*)$/s
 const MAX_EXPECTED = 120
 const MAX_ACTUAL = 60
 const MAX_LINES = 5
-
-const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
-  let out = ""
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`
-    else if (typeof segment === "symbol") out += `[${String(segment)}]`
-    else if (IDENTIFIER.test(segment)) out += out.length === 0 ? segment : `.${segment}`
-    else out += `[${JSON.stringify(segment)}]`
-  }
-  return out
-}
 
 // A long expected type is a whole schema: say what kind of value it is instead.
 const shortExpected = (expected: string): string =>

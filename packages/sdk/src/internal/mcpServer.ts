@@ -23,6 +23,7 @@ import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as GuardedRun from "./guardedRun.js"
+import { formatPath } from "./issuePath.js"
 import * as Mcp from "./mcpProtocol.js"
 import * as Model from "./mcpServerModel.js"
 import { ContextKey, isServer, type ServerInternal } from "./mcpServerModel.js"
@@ -288,17 +289,6 @@ const runTool = (
 
 const toText = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }] })
 
-const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
-  path.length === 0
-    ? "(arguments)"
-    : path.map((segment, i) =>
-      typeof segment === "number"
-        ? `[${segment}]`
-        : typeof segment === "string" && /^[A-Za-z_$][\w$]*$/.test(segment)
-        ? (i === 0 ? segment : `.${segment}`)
-        : `[${JSON.stringify(String(segment))}]`
-    ).join("")
-
 const EXPECTED = /^Expected (.*), actual (.*)$/s
 
 /** `Expected "a", actual "c"` and `Expected "b", actual "c"` at one path → `Expected "a" | "b", actual "c"`. */
@@ -331,7 +321,7 @@ const mergeUnionBranches = (
  */
 const invalidArguments = (id: Mcp.JsonRpcId, tool: string, issue: ParseResult.ParseIssue): Mcp.JsonRpcResponse => {
   const issues = mergeUnionBranches(ParseResult.ArrayFormatter.formatIssueSync(issue))
-  const lines = issues.map((entry) => `- ${formatPath(entry.path)}: ${entry.message}`)
+  const lines = issues.map((entry) => `- ${formatPath(entry.path, "(arguments)")}: ${entry.message}`)
   return Mcp.failure(
     id,
     Mcp.ErrorCode.InvalidParams,

@@ -8,6 +8,7 @@
  */
 import * as ParseResult from "effect/ParseResult"
 import * as AST from "effect/SchemaAST"
+import { formatPath as formatIssuePath } from "../issuePath.js"
 import { isSecretEnvKey, REDACTED } from "./secrets.js"
 
 const SENSITIVE_SEGMENTS: ReadonlySet<string> = new Set([
@@ -23,23 +24,12 @@ const SENSITIVE_SEGMENTS: ReadonlySet<string> = new Set([
 export const isSensitivePath = (path: ReadonlyArray<PropertyKey>): boolean =>
   path.some((segment) => typeof segment === "string" && (SENSITIVE_SEGMENTS.has(segment) || isSecretEnvKey(segment)))
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
-
 /**
  * `["mcpServers", "my-server", "args", 0]` → `mcpServers["my-server"].args[0]`.
  *
  * @internal
  */
-export const formatPath = (path: ReadonlyArray<PropertyKey>): string => {
-  let out = ""
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`
-    else if (typeof segment === "symbol") out += `[${String(segment)}]`
-    else if (IDENTIFIER.test(segment)) out += out.length === 0 ? segment : `.${segment}`
-    else out += `[${JSON.stringify(segment)}]`
-  }
-  return out.length === 0 ? "(options)" : out
-}
+export const formatPath = (path: ReadonlyArray<PropertyKey>): string => formatIssuePath(path, "(options)")
 
 const MAX_SHOWN_STRING = 42
 const MAX_EXPECTED = 160
