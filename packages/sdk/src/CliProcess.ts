@@ -117,7 +117,7 @@ export interface SpawnConfig {
    * failures, the excerpt of a line that broke the size guard.
    */
   readonly redact?: ReadonlyArray<string> | undefined
-  /** Called with each stderr chunk, decoded and redacted. */
+  /** Called with stderr as it arrives, decoded, in whole lines (the last one at the end), redacted. */
   readonly onStderr?: ((text: string) => Effect.Effect<void>) | undefined
 }
 
@@ -209,16 +209,27 @@ export const make: (
       Effect.forkDaemon
     )
 
-    // stderr must always be drained: a full pipe blocks the child.
+    // stderr must always be drained: a full pipe blocks the child. `onStderr` gets whole lines, redacted:
+    // a chunk can end in the middle of a secret, a line cannot.
     const decoder = new TextDecoder()
+    let partialLine = ""
+    const deliverStderr = (text: string): Effect.Effect<void> => {
+      if (config.onStderr === undefined || text.length === 0) return Effect.void
+      return config.onStderr(redactor.redact(text))
+    }
     yield* proc.stderr.pipe(
       Stream.runForEach((bytes) => {
         const text = decoder.decode(bytes, { stream: true })
         stderrRaw += text
         if (stderrRaw.length > stderrKeep) stderrRaw = stderrRaw.slice(-stderrKeep)
-        return config.onStderr ? config.onStderr(redactor.redact(text)) : Effect.void
+        if (config.onStderr === undefined) return Effect.void
+        const pending = partialLine + text
+        const end = pending.lastIndexOf("\n") + 1
+        partialLine = pending.slice(end)
+        return deliverStderr(pending.slice(0, end))
       }),
       Effect.ignore,
+      Effect.zipRight(Effect.suspend(() => deliverStderr(partialLine))),
       Effect.forkDaemon
     )
 

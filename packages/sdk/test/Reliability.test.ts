@@ -298,6 +298,26 @@ describe("secrets never leak", () => {
       }
     }).pipe(Effect.provide(harness([], {}, { apiKey }))))
 
+  it.live("onStderr never sees a secret, even one the CLI wrote in two pieces", () =>
+    Effect.gen(function*() {
+      const seen: Array<string> = []
+      const half = Math.floor(apiKey.length / 2)
+      const cli = yield* CliProcess.make({
+        executable: "/bin/sh",
+        args: [
+          "-c",
+          `printf 'key=${apiKey.slice(0, half)}' >&2; sleep 0.2; printf '${apiKey.slice(half)} done\\n' >&2`
+        ],
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+        redact: [apiKey],
+        onStderr: (text) => Effect.sync(() => void seen.push(text))
+      })
+      yield* cli.awaitExit
+      yield* eventually(() => seen.join("").includes("done"), "the stderr line")
+      assert.strictEqual(seen.join(""), "key=<redacted> done\n")
+      assertNoPieceOf(apiKey, seen.join("|"), "onStderr")
+    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+
   it.live("a spawn failure carries no MCP token nor user secret in any of its surfaces", () =>
     Effect.gen(function*() {
       const dir = tempDir()

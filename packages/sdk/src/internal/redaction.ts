@@ -33,7 +33,7 @@ export interface Redactor {
 const MIN_EDGE_PIECE = 4
 
 /** Secrets shorter than this are ignored: redacting them would hide ordinary words. */
-export const MIN_SECRET_LENGTH = 6
+const MIN_SECRET_LENGTH = 6
 
 const replaceAll = (text: string, secret: string): string =>
   text.includes(secret) ? text.split(secret).join(REDACTED) : text
