@@ -549,6 +549,43 @@ export interface RecordedRequest extends ModelRequest {
  */
 export const isSideCall: Predicate<ModelRequest> = internal.isSideCall
 
+/**
+ * Whether a request comes from a subagent (one the `Agent` tool started)
+ * rather than the main loop: the CLI sends a subagent's requests with an
+ * `x-claude-code-agent-id` header naming the agent.
+ *
+ * @since 0.1.0
+ * @category Predicates
+ */
+export const isSubagentRequest: Predicate<ModelRequest> = (request) =>
+  request.headers["x-claude-code-agent-id"] !== undefined
+
+/**
+ * A rule that answers subagents only: the next `times` (default 1) requests
+ * for which {@link isSubagentRequest} holds get `reply`, whatever else the
+ * script holds. Put it first in the script; the main loop's turns follow it
+ * in order, untouched by when the subagent's requests arrive.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([
+ *   ScriptedModel.subagent(ScriptedModel.text("the helper's report")),
+ *   ScriptedModel.toolUse("Agent", { description: "helper", prompt: "look around" }),
+ *   ScriptedModel.text("done")
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const subagent = (
+  reply: Reply | ((request: ModelRequest) => Reply | undefined),
+  options?: { readonly times?: number | undefined }
+): Rule =>
+  rule(
+    (request) => isSubagentRequest(request) ? (typeof reply === "function" ? reply(request) : reply) : undefined,
+    { times: options?.times ?? 1 }
+  )
+
 // -------------------------------------------------------------------------------------------------
 // Constructors and layers
 // -------------------------------------------------------------------------------------------------
