@@ -117,6 +117,8 @@ describe("SessionHistory", () => {
           yield* SessionHistory.listSessions({ dir: cwd, offset: 1, limit: 2 }),
           listed.slice(1, 3)
         )
+        // This SDK starts its sessions as a program (entrypoint sdk-ts): the CLI's own /resume leaves them out.
+        assert.deepStrictEqual(yield* SessionHistory.listSessions({ dir: cwd, includeProgrammatic: false }), [])
         // Without a directory: every project.
         assert.includeMembers((yield* SessionHistory.listSessions()).map((info) => info.sessionId), [apricot, helper])
 
@@ -195,6 +197,23 @@ describe("SessionHistory", () => {
         const last = yield* ScriptedModel.lastTurnRequest
         assert.isTrue(last.includes("remember apricot") && last.includes("apricot noted"))
         assert.strictEqual((yield* SessionHistory.getSessionInfo(apricot)).customTitle, "Fruit talk")
+
+        // An interactive `claude` records entrypoint "cli" (this SDK's sessions say "sdk-ts", and `-p` makes any other
+        // value "sdk-cli"): such a session is what the CLI's own /resume lists.
+        const typed = "44444444-4444-4444-8444-444444444444"
+        const file = (yield* SessionHistory.getSessionInfo(apricot)).path
+        Fs.writeFileSync(
+          NodePath.join(NodePath.dirname(file), `${typed}.jsonl`),
+          Fs.readFileSync(file, "utf8").replaceAll(apricot, typed).replaceAll(
+            "\"entrypoint\":\"sdk-ts\"",
+            "\"entrypoint\":\"cli\""
+          )
+        )
+        assert.deepStrictEqual(
+          (yield* SessionHistory.listSessions({ dir: cwd, includeProgrammatic: false })).map((info) => info.sessionId),
+          [typed]
+        )
+        assert.strictEqual((yield* SessionHistory.listSessions({ dir: cwd })).length, 2)
       }).pipe(Effect.provide(withHistory([ScriptedModel.text("apricot noted"), ScriptedModel.text("apricot")]))),
     120_000
   )
