@@ -133,14 +133,16 @@ describe("SessionHistory", () => {
         }
         assert.deepStrictEqual(saidAll(yield* messagesOf(counting)), ["one", "uno", "two", "dos"])
 
-        // Two tool calls in one turn: both results are in the conversation, after the calls.
+        // Two tool calls in one turn, run in parallel: both calls and both results are in the conversation, the
+        // results in the order the commands finished (the CLI hangs each result off its own call, and the thread
+        // to the last message runs through one of them only).
         assert.deepStrictEqual(saidAll(yield* messagesOf(parallel)), [
           "run two commands",
           "running both",
           "tool_use:Bash",
           "tool_use:Bash",
-          "alpha",
           "beta",
+          "alpha",
           "both ran"
         ])
 
@@ -169,7 +171,7 @@ describe("SessionHistory", () => {
         ScriptedModel.text("dos"),
         agentCall,
         ScriptedModel.text("the helper said banana"),
-        ScriptedModel.turn(ScriptedModel.text("running both"), bash("echo alpha"), bash("echo beta")),
+        ScriptedModel.turn(ScriptedModel.text("running both"), bash("sleep 1; echo alpha"), bash("echo beta")),
         ScriptedModel.text("both ran")
       ]))),
     120_000

@@ -38,6 +38,10 @@ import {
   UndecodedEntry
 } from "./sessionHistoryModel.js"
 import * as Transcript from "./sessionHistoryTranscript.js"
+import { attributes } from "./telemetry.js"
+
+/** Every operation is a span `claude.history.<operation>`, with the session id when there is one. */
+const spanPrefix = "claude.history."
 
 /** How much of each end of a transcript a listing reads, as the official SDK does. */
 const excerptBytes = 64 * 1024
@@ -382,7 +386,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       const offset = Math.max(0, listOptions.offset ?? 0)
       const limit = listOptions.limit
       return limit !== undefined && limit > 0 ? sessions.slice(offset, offset + limit) : sessions.slice(offset)
-    }).pipe(Effect.withSpan("SessionHistory.listSessions"))
+    }).pipe(Effect.withSpan(`${spanPrefix}listSessions`))
 
   const getSessionInfo = (sessionId: string, locateOptions: SessionHistory.SessionOptions = {}) =>
     Effect.gen(function*() {
@@ -392,7 +396,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       return typeof info === "string"
         ? yield* Effect.fail(notFound(sessionId, locateOptions.dir, "NoConversation"))
         : info
-    }).pipe(Effect.withSpan("SessionHistory.getSessionInfo", { attributes: { sessionId } }))
+    }).pipe(Effect.withSpan(`${spanPrefix}getSessionInfo`, { attributes: { [attributes.sessionId]: sessionId } }))
 
   const decodeMessage = (
     line: Transcript.Line,
@@ -427,7 +431,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         )
         const context = { parentToolUseId: null, parentAgentId: null }
         return Stream.fromIterable(shown).pipe(Stream.map((line) => decodeMessage(line, context)))
-      }).pipe(Effect.withSpan("SessionHistory.getSessionMessages", { attributes: { sessionId } }))
+      }).pipe(Effect.withSpan(`${spanPrefix}getSessionMessages`, { attributes: { [attributes.sessionId]: sessionId } }))
     )
 
   // ---------------------------------------------------------------------------------------------
@@ -453,7 +457,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
     Effect.gen(function*() {
       yield* checkSessionId(sessionId)
       return yield* subagentsOf(yield* locate(sessionId, locateOptions.dir))
-    }).pipe(Effect.withSpan("SessionHistory.listSubagents", { attributes: { sessionId } }))
+    }).pipe(Effect.withSpan(`${spanPrefix}listSubagents`, { attributes: { [attributes.sessionId]: sessionId } }))
 
   const getSubagentMessages = (
     sessionId: string,
@@ -486,7 +490,9 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         return Stream.fromIterable(Transcript.subagentConversation(lines)).pipe(
           Stream.map((line) => decodeMessage(line, context))
         )
-      }).pipe(Effect.withSpan("SessionHistory.getSubagentMessages", { attributes: { sessionId, agentId } }))
+      }).pipe(Effect.withSpan(`${spanPrefix}getSubagentMessages`, {
+        attributes: { [attributes.sessionId]: sessionId, "claude.agent_id": agentId }
+      }))
     )
 
   // ---------------------------------------------------------------------------------------------
@@ -509,7 +515,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       }
       const located = yield* locate(sessionId, locateOptions.dir)
       yield* appendEntry(located, { type: "custom-title", customTitle, sessionId })
-    }).pipe(Effect.withSpan("SessionHistory.renameSession", { attributes: { sessionId } }))
+    }).pipe(Effect.withSpan(`${spanPrefix}renameSession`, { attributes: { [attributes.sessionId]: sessionId } }))
 
   const tagSession = (sessionId: string, tag: string | null, locateOptions: SessionHistory.SessionOptions = {}) =>
     Effect.gen(function*() {
@@ -525,7 +531,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       }
       const located = yield* locate(sessionId, locateOptions.dir)
       yield* appendEntry(located, { type: "tag", tag: cleaned, sessionId })
-    }).pipe(Effect.withSpan("SessionHistory.tagSession", { attributes: { sessionId } }))
+    }).pipe(Effect.withSpan(`${spanPrefix}tagSession`, { attributes: { [attributes.sessionId]: sessionId } }))
 
   const deleteSession = (sessionId: string, locateOptions: SessionHistory.SessionOptions = {}) =>
     Effect.gen(function*() {
@@ -537,7 +543,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       yield* fs.remove(dir, { recursive: true }).pipe(
         Effect.catchAll((error) => isNotFound(error) ? Effect.void : Effect.fail(unwritable(dir)(error)))
       )
-    }).pipe(Effect.withSpan("SessionHistory.deleteSession", { attributes: { sessionId } }))
+    }).pipe(Effect.withSpan(`${spanPrefix}deleteSession`, { attributes: { [attributes.sessionId]: sessionId } }))
 
   const setArchived = (sessionId: string, archived: boolean, dir: string | undefined) =>
     Effect.gen(function*() {
@@ -557,12 +563,12 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
 
   const archiveSession = (sessionId: string, locateOptions: SessionHistory.SessionOptions = {}) =>
     setArchived(sessionId, true, locateOptions.dir).pipe(
-      Effect.withSpan("SessionHistory.archiveSession", { attributes: { sessionId } })
+      Effect.withSpan(`${spanPrefix}archiveSession`, { attributes: { [attributes.sessionId]: sessionId } })
     )
 
   const unarchiveSession = (sessionId: string, locateOptions: SessionHistory.SessionOptions = {}) =>
     setArchived(sessionId, false, locateOptions.dir).pipe(
-      Effect.withSpan("SessionHistory.unarchiveSession", { attributes: { sessionId } })
+      Effect.withSpan(`${spanPrefix}unarchiveSession`, { attributes: { [attributes.sessionId]: sessionId } })
     )
 
   const forkSession = (sessionId: string, forkOptions: SessionHistory.ForkSessionOptions = {}) =>
@@ -595,7 +601,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         mode: 0o600
       }).pipe(Effect.mapError(unwritable(file)))
       return { sessionId: forkId }
-    }).pipe(Effect.withSpan("SessionHistory.forkSession", { attributes: { sessionId } }))
+    }).pipe(Effect.withSpan(`${spanPrefix}forkSession`, { attributes: { [attributes.sessionId]: sessionId } }))
 
   const projectDirectory = (dir: string) =>
     Effect.map(resolveDir(dir), (resolved) => path.join(projectsDir, Transcript.projectDirName(resolved)))
