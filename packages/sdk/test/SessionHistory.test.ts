@@ -11,12 +11,15 @@ import { ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
+import * as Config from "effect/Config"
+import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
@@ -413,6 +416,23 @@ describe("SessionHistory", () => {
       }).pipe(Effect.provide(withHistory([ScriptedModel.text("found")]))),
     120_000
   )
+
+  it.effect("reads the config directory the CLI would: CLAUDE_CONFIG_DIR, else ~/.claude; or the one given", () =>
+    Effect.gen(function*() {
+      const fromEnv = yield* SessionHistory.make().pipe(
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["CLAUDE_CONFIG_DIR", "/srv/agent/.claude"]])))
+      )
+      assert.strictEqual(fromEnv.projectsDir, "/srv/agent/.claude/projects")
+      const fallback = yield* SessionHistory.make().pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map())))
+      assert.strictEqual(fallback.configDir, NodePath.join(Os.homedir(), ".claude"))
+      const given = yield* SessionHistory.make({ configDir: "/elsewhere" })
+      assert.strictEqual(given.configDir, "/elsewhere")
+      const configured = yield* SessionHistory.SessionHistory.pipe(
+        Effect.provide(SessionHistory.layerConfig({ configDir: Config.string("AGENT_CONFIG_DIR") })),
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["AGENT_CONFIG_DIR", "/from/config"]])))
+      )
+      assert.strictEqual(configured.configDir, "/from/config")
+    }).pipe(Effect.provide(NodeContext.layer)))
 
   it.effect.prop(
     "a project directory name is the path's letters and digits, cut at 200 characters with a hash",
