@@ -5,7 +5,16 @@
  * exist, what the permission gate was asked. docs/hooks.md states these
  * behaviours; this file keeps them true.
  */
-import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, Protocol } from "@claude-effect/sdk"
+import {
+  ClaudeCode,
+  HookLayer,
+  HookResult,
+  McpServer,
+  McpTool,
+  PermissionGate,
+  PermissionResult,
+  Protocol
+} from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
@@ -13,7 +22,9 @@ import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import { bash, harness, Workspace } from "./utils/harness.js"
@@ -43,6 +54,12 @@ const userTexts = (messages: Messages): ReadonlyArray<string> =>
     const content = message.message.content
     return [typeof content === "string" ? content : JSON.stringify(content)]
   })
+
+/** The `tool_result_meta` of a tool result message: who decided its permission. */
+const decodeToolResultMeta = Schema.decodeUnknownOption(Schema.Struct({
+  type: Schema.Literal("user"),
+  tool_result_meta: Schema.Array(Schema.Struct({ permission_decision: Schema.Struct({ source: Schema.String }) }))
+}))
 
 /**
  * A hook layer that records every input it is called with and answers with
@@ -158,6 +175,60 @@ describe("tool hooks on the real CLI", () => {
       assert.strictEqual((yield* ScriptedModel.turnRequests).length, 1, "no request after the deferred call")
     }).pipe(Effect.provide(harness([bash("touch deferred.txt"), ScriptedModel.text("never")]))))
 
+  it.live("PreToolUse allow runs the tool without asking the gate; the tool result records the hook as the decider", () =>
+    Effect.gen(function*() {
+      const workspace = yield* Workspace
+      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
+      const messages = yield* runQuery("go").pipe(
+        Effect.provide(Layer.mergeAll(
+          countingGate(asked),
+          HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(HookResult.allow({ reason: "vetted" })))
+        ))
+      )
+      assert.isTrue(workspace.exists("allowed.txt"))
+      assert.strictEqual((yield* Ref.get(asked)).length, 0)
+      const sources = messages.flatMap((message) =>
+        Option.match(decodeToolResultMeta(message), {
+          onNone: () => [],
+          onSome: ({ tool_result_meta }) => tool_result_meta.map((meta) => meta.permission_decision.source)
+        })
+      )
+      assert.deepStrictEqual(sources, ["hook"])
+    }).pipe(Effect.provide(harness([bash("touch allowed.txt"), ScriptedModel.text("ok")]))))
+
+  it.live("PreToolUse updatedInput alone: the gate is asked about the rewritten input, which is what runs", () =>
+    Effect.gen(function*() {
+      const workspace = yield* Workspace
+      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
+      yield* runQuery("go").pipe(
+        Effect.provide(Layer.mergeAll(
+          countingGate(asked),
+          HookLayer.preToolUse(
+            { matcher: "Bash" },
+            () => Effect.succeed(HookResult.updatedInput({ command: "touch rewritten.txt", description: "rewritten" }))
+          )
+        ))
+      )
+      const [request] = yield* Ref.get(asked)
+      assert.deepStrictEqual(request?.input, { command: "touch rewritten.txt", description: "rewritten" })
+      assert.isTrue(workspace.exists("rewritten.txt"))
+      assert.isFalse(workspace.exists("original.txt"))
+    }).pipe(Effect.provide(harness([bash("touch original.txt"), ScriptedModel.text("ok")]))))
+
+  it.live("PreToolUse halt: the tool still runs, then the turn stops (hook_stopped) without another request", () =>
+    Effect.gen(function*() {
+      const workspace = yield* Workspace
+      const messages = yield* runQuery("go", { allowedTools: ["Bash"] }).pipe(
+        Effect.provide(HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(HookResult.halt("stop here"))))
+      )
+      assert.isTrue(workspace.exists("halted.txt"))
+      const result = resultOf(messages)
+      assert.strictEqual(result.terminal_reason, "hook_stopped")
+      assert.isTrue(Protocol.isResultSuccess(result) && result.result === "")
+      assert.strictEqual((yield* ScriptedModel.turnRequests).length, 1)
+      assert.isFalse(JSON.stringify(messages).includes("stop here"), "stopReason is not surfaced")
+    }).pipe(Effect.provide(harness([bash("touch halted.txt"), ScriptedModel.text("never")]))))
+
   it.live("PostToolUse block tells the model why, after the tool ran; its systemMessage shows", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
@@ -179,6 +250,31 @@ describe("tool hooks on the real CLI", () => {
       assert.include(informational(messages), "PostToolUse:Bash says: post-check done")
       assert.strictEqual(resultOf(messages).result, "ok", "the turn goes on")
     }).pipe(Effect.provide(harness([bash("touch post.txt"), ScriptedModel.text("ok")]))))
+
+  it.live("PostToolUse updatedMCPToolOutput replaces an MCP tool's result; updatedToolOutput does nothing for Bash", () =>
+    Effect.gen(function*() {
+      const clock = McpTool.make("now", {
+        description: "The time",
+        parameters: Schema.Struct({})
+      }, () => Effect.succeed(McpTool.text("12:00")))
+      const server = yield* McpServer.make({ name: "clock", tools: [clock] })
+      yield* runQuery("go", { mcpServers: { clock: server }, allowedTools: ["mcp__clock", "Bash"] }).pipe(
+        Effect.provide(HookLayer.postToolUse({}, (input) =>
+          Effect.succeed(HookResult.output({
+            hookSpecificOutput: input.tool_name === "Bash"
+              ? { hookEventName: "PostToolUse", updatedToolOutput: "REPLACED-BASH" }
+              : { hookEventName: "PostToolUse", updatedMCPToolOutput: { redacted: true } }
+          }))))
+      )
+      const results = yield* ScriptedModel.toolResults
+      assert.strictEqual(results.length, 2)
+      assert.deepStrictEqual(JSON.parse(results[0]!.content), { redacted: true })
+      assert.strictEqual(results[1]!.content, "original-bash")
+    }).pipe(Effect.provide(harness([
+      ScriptedModel.toolUse("mcp__clock__now", {}),
+      bash("echo original-bash"),
+      ScriptedModel.text("ok")
+    ]))))
 
   it.live("PostToolUseFailure is called for a failed tool with its error, and its additionalContext reaches the model", () =>
     Effect.gen(function*() {
@@ -349,6 +445,41 @@ describe("turn hooks on the real CLI", () => {
       assert.include(informational(messages), "UserPromptExpansion says: command expanded")
     }).pipe(Effect.provide(harness([ScriptedModel.text("hello team")]))))
 
+  it.live("UserPromptSubmit sessionTitle renames the session; suppressOriginalPrompt does not hide the prompt", () =>
+    Effect.gen(function*() {
+      const messages = yield* runQuery("the secret plan").pipe(
+        Effect.provide(HookLayer.userPromptSubmit(() =>
+          Effect.succeed(HookResult.output({
+            hookSpecificOutput: {
+              hookEventName: "UserPromptSubmit",
+              sessionTitle: "Planning",
+              suppressOriginalPrompt: true
+            }
+          }))
+        ))
+      )
+      const titles = messages.flatMap((message) =>
+        Protocol.isSystemMessage(message, "session_title_changed") ? [message.title] : []
+      )
+      assert.deepStrictEqual(titles, ["Planning"])
+      assert.isTrue((yield* ScriptedModel.turnRequests)[0]!.includes("the secret plan"))
+    }).pipe(Effect.provide(harness([ScriptedModel.text("ok")]))))
+
+  it.live("a prompt blocked by UserPromptSubmit ends its turn normally: in a session, the next prompt works", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session().pipe(
+        Effect.provide(
+          HookLayer.userPromptSubmit((input) =>
+            Effect.succeed(input.prompt.includes("forbidden") ? HookResult.block("not that") : HookResult.empty)
+          )
+        )
+      )
+      const blocked = resultOf(yield* collect(session.turn("the forbidden thing")))
+      assert.isTrue(Protocol.isResultSuccess(blocked) && blocked.result.includes("not that"))
+      assert.strictEqual(resultOf(yield* collect(session.turn("something else"))).result, "answered")
+      assert.strictEqual((yield* ScriptedModel.turnRequests).length, 1)
+    }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("answered")]))))
+
   it.live("Stop additionalContext sends the agent back with it; the next Stop has stop_hook_active", () =>
     Effect.gen(function*() {
       const stop = yield* recorder("Stop", (input) =>
@@ -362,6 +493,35 @@ describe("turn hooks on the real CLI", () => {
       assert.deepStrictEqual((yield* stop.inputs).map((input) => input.stop_hook_active), [false, true])
       assert.strictEqual(resultOf(messages).result, "second")
     }).pipe(Effect.provide(harness([ScriptedModel.text("first"), ScriptedModel.text("second")]))))
+
+  it.live("Stop halt ends the turn (stop_hook_prevented) and its systemMessage shows", () =>
+    Effect.gen(function*() {
+      const messages = yield* runQuery("go").pipe(
+        Effect.provide(HookLayer.stop(() =>
+          Effect.succeed(HookResult.output({ continue: false, stopReason: "enough", systemMessage: "stopping now" }))
+        ))
+      )
+      assert.strictEqual(resultOf(messages).terminal_reason, "stop_hook_prevented")
+      assert.include(informational(messages), "Stop says: stopping now")
+      assert.strictEqual((yield* ScriptedModel.turnRequests).length, 1)
+    }).pipe(Effect.provide(harness([ScriptedModel.text("done")]))))
+
+  it.live("a Stop hook that always sends the agent back is overridden after CLAUDE_CODE_STOP_HOOK_BLOCK_CAP times", () =>
+    Effect.gen(function*() {
+      const stop = yield* recorder("Stop", () => HookResult.additionalContext("keep going"))
+      const messages = yield* runQuery("go").pipe(Effect.provide(stop.layer))
+      // the cap is 2 here (9 by default): the first answer and two continuations
+      assert.strictEqual((yield* ScriptedModel.turnRequests).length, 3)
+      assert.isTrue(
+        messages.some((message) =>
+          Protocol.isSystemMessage(message, "notification") && message.key === "stop-hook-block-cap"
+        )
+      )
+      assert.strictEqual(resultOf(messages).subtype, "success")
+    }).pipe(Effect.provide(harness(
+      [ScriptedModel.rule(() => ScriptedModel.text("again"))],
+      { env: { CLAUDE_CODE_STOP_HOOK_BLOCK_CAP: "2" } }
+    ))))
 
   it.live(
     "StopFailure is called when the API fails for good; its answer changes nothing and the session goes on",
@@ -551,18 +711,20 @@ describe("compaction hooks on the real CLI", () => {
 })
 
 describe("model switch hooks on the real CLI", () => {
-  it.live("PreModelSwitch deny, and a failing PreModelSwitch hook, block setModel; allow switches and PostModelSwitch context reaches the next request", () =>
+  it.live("PreModelSwitch deny, and a failing or hung PreModelSwitch hook, block setModel; allow switches and PostModelSwitch context reaches the next request", () =>
     Effect.gen(function*() {
-      const verdict = yield* Ref.make<"deny" | "fail" | "allow">("deny")
+      const verdict = yield* Ref.make<"deny" | "fail" | "hang" | "allow">("deny")
       const preSwitch = HookLayer.make(
         "PreModelSwitch",
-        { name: "model-policy" },
+        { name: "model-policy", timeout: "1 second" },
         () =>
           Effect.flatMap(Ref.get(verdict), (now) =>
             now === "deny"
               ? Effect.succeed(HookResult.deny("stay on the reviewed model"))
               : now === "fail"
               ? Effect.fail("policy store unreachable")
+              : now === "hang"
+              ? Effect.never
               : Effect.succeed(HookResult.allow()))
       )
       const postSwitch = yield* recorder(
@@ -583,6 +745,12 @@ describe("model switch hooks on the real CLI", () => {
       const failed = yield* Effect.flip(session.setModel("claude-sonnet-4-5"))
       assert.isTrue(failed._tag === "ControlError" && failed.errorCode === "blocked_by_hook")
       assert.include(failed.message, "failing closed")
+
+      // so does one that outlives its timeout
+      yield* Ref.set(verdict, "hang")
+      const hung = yield* Effect.flip(session.setModel("claude-sonnet-4-5"))
+      assert.isTrue(hung._tag === "ControlError" && hung.errorCode === "blocked_by_hook")
+      assert.include(hung.message, "(timeout); failing closed")
 
       yield* collect(session.turn("two"))
       assert.strictEqual((yield* ScriptedModel.lastTurnRequest).model, original, "still on the original model")
@@ -630,4 +798,26 @@ describe("control_cancel_request on the real CLI", () => {
       Effect.scoped,
       Effect.provide(harness([bash("touch never.txt"), ScriptedModel.text("still here")]))
     ))
+})
+
+describe("session end on the real CLI", () => {
+  it.live("SessionEnd is called when the CLI gets SIGTERM, not when its input ends", () =>
+    Effect.gen(function*() {
+      const ended = yield* Deferred.make<Protocol.HookInputFor<"SessionEnd">>()
+      const sessionEnd = HookLayer.sessionEnd((input) => Effect.asVoid(Deferred.succeed(ended, input)))
+      // input ends: the session closes normally, no SessionEnd
+      yield* Effect.scoped(Effect.flatMap(
+        ClaudeCode.session().pipe(Effect.provide(sessionEnd)),
+        (session) => collect(session.turn("one"))
+      ))
+      assert.isFalse(yield* Deferred.isDone(ended))
+      // SIGTERM: the CLI calls SessionEnd before it exits
+      yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* ClaudeCode.session().pipe(Effect.provide(sessionEnd))
+        yield* collect(session.turn("two"))
+        process.kill(session.pid, "SIGTERM")
+        const input = yield* Deferred.await(ended).pipe(Effect.timeout("10 seconds"))
+        assert.strictEqual(input.reason, "other")
+      }))
+    }).pipe(Effect.provide(harness([ScriptedModel.text("uno"), ScriptedModel.text("dos")]))))
 })
