@@ -54,6 +54,12 @@ export declare namespace CliProcess {
     readonly linesCut?: Effect.Effect<void> | undefined
     /** Queues one line for stdin; the newline is added. Fails once the process has exited. */
     readonly writeLine: (line: string) => Effect.Effect<void, CliExitError>
+    /**
+     * Queues one line for stdin at once, outside any fiber (the router answers a control request as
+     * its handler ends); `false` when the line cannot be queued (the process has exited), and
+     * `writeLine` then says why. Optional: without it, lines are written by `writeLine`.
+     */
+    readonly unsafeWriteLine?: ((line: string) => boolean) | undefined
     /** Ends stdin once everything queued before has been written. Idempotent. */
     readonly endInput: Effect.Effect<void>
     /** Waits for the process to exit. */
@@ -252,6 +258,8 @@ export const make: (
       )
 
     // One step on the hot path: the mailbox is unbounded, so offering never waits.
+    const unsafeWriteLine = (line: string): boolean =>
+      exitStatus === undefined && input.unsafeOffer(encoder.encode(line + "\n"))
     const writeLine = (line: string): Effect.Effect<void, CliExitError> =>
       Effect.suspend(() => {
         if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
@@ -330,6 +338,7 @@ export const make: (
       pid,
       lines,
       writeLine,
+      unsafeWriteLine,
       endInput,
       awaitExit,
       exitStatus: Effect.flatMap(

@@ -314,6 +314,14 @@ export const make: (
         Effect.logWarning("could not answer a control request").pipe(
           Effect.annotateLogs({ requestId, error: error.message })
         ))
+    // An answer written outside any fiber: queued at once when the process can take a line so, else
+    // (the CLI has exited, or a CliProcess without `unsafeWriteLine`) by `writeReply` in a fiber.
+    const unsafeWriteLine = cli.unsafeWriteLine
+    const writeReplyNow = (requestRuntime: Runtime.Runtime<never>, requestId: string, line: string): void => {
+      if (unsafeWriteLine === undefined || !unsafeWriteLine(line)) {
+        Runtime.runFork(requestRuntime, writeReply(requestId, line))
+      }
+    }
     const clock = Context.get(
       FiberRefs.getOrDefault(runtime.fiberRefs, DefaultServices.currentServices),
       Clock.Clock
@@ -351,16 +359,13 @@ export const make: (
       const requestRuntime = Runtime.make({ context: runtime.context, runtimeFlags: runtime.runtimeFlags, fiberRefs })
       const entry: Inbound = { running: undefined, span, fiberRefs }
       inbound.set(requestId, entry)
-      const settle = (line: string, exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> => {
+      const settle = (line: string, exit: Exit.Exit<unknown, unknown>): void => {
         if (inbound.get(requestId) === entry) inbound.delete(requestId)
         if (span !== undefined) InternalTelemetry.endSpan(span, fiberRefs, exit)
-        return writeReply(requestId, line)
+        writeReplyNow(requestRuntime, requestId, line)
       }
       if (handler === undefined) {
-        Runtime.runFork(
-          requestRuntime,
-          settle(errorLine(requestId, `Unsupported control request subtype: ${subtype}`), ended)
-        )
+        settle(errorLine(requestId, `Unsupported control request subtype: ${subtype}`), ended)
         return
       }
       const answer = handler.handle(request, { requestId })
@@ -381,25 +386,24 @@ export const make: (
             try {
               json = value.value === undefined ? undefined : JSON.stringify(value.value)
             } catch {
-              return Effect.zipRight(
-                Effect.logWarning("an inbound control request's answer cannot be written as JSON"),
-                settle(errorLine(requestId, "the SDK could not encode its answer"), value)
+              Runtime.runFork(
+                requestRuntime,
+                Effect.logWarning("an inbound control request's answer cannot be written as JSON")
               )
+              return settle(errorLine(requestId, "the SDK could not encode its answer"), value)
             }
             return settle(successLine(requestId, json), value)
           }
-          return Effect.zipRight(
-            Effect.logWarning("inbound control request handler failed", value.cause),
-            settle(
-              errorLine(
-                requestId,
-                Option.match(Cause.failureOption(value.cause), {
-                  onNone: () => `${subtype} handler failed`,
-                  onSome: (error) => error.message
-                })
-              ),
-              value
-            )
+          Runtime.runFork(requestRuntime, Effect.logWarning("inbound control request handler failed", value.cause))
+          return settle(
+            errorLine(
+              requestId,
+              Option.match(Cause.failureOption(value.cause), {
+                onNone: () => `${subtype} handler failed`,
+                onSome: (error) => error.message
+              })
+            ),
+            value
           )
         })
     }

@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"
@@ -259,8 +260,34 @@ export const tokens: Metric.Metric.Counter<number> = Metric.counter("claude_toke
 })
 
 // Tagged metrics are built once per tag combination: building (and hashing) a new key on every
-// decision showed up in the hook round-trip benchmark.
+// decision showed up in the hook round-trip benchmark. `Metric.taggedWithLabels` would still build a
+// new label array per update (the tags joined with the fiber's), which misses the metric's hook cache
+// (keyed by that array) and looks the metric up in the registry, hashing its key, every time: here the
+// joined array is kept per fiber label array (a FiberRef value, stable until it is set), so the
+// untagged metric finds its hook at once.
 const taggedCache = new WeakMap<object, Map<string, unknown>>()
+
+const withLabels = <Type, In, Out>(
+  metric: Metric.Metric<Type, In, Out>,
+  labels: ReadonlyArray<MetricLabel.MetricLabel>
+): Metric.Metric<Type, In, Out> => {
+  const joined = new WeakMap<ReadonlyArray<MetricLabel.MetricLabel>, ReadonlyArray<MetricLabel.MetricLabel>>()
+  const all = (extra: ReadonlyArray<MetricLabel.MetricLabel>): ReadonlyArray<MetricLabel.MetricLabel> => {
+    if (extra.length === 0) return labels
+    let found = joined.get(extra)
+    if (found === undefined) {
+      found = Arr.union(labels, extra)
+      joined.set(extra, found)
+    }
+    return found
+  }
+  return Metric.make(
+    metric.keyType,
+    (input, extra) => metric.unsafeUpdate(input, all(extra)),
+    (extra) => metric.unsafeValue(all(extra)),
+    (input, extra) => metric.unsafeModify(input, all(extra))
+  )
+}
 
 /**
  * `metric` tagged with `tags` (name, value, name, value, ...), built once per tag set.
@@ -281,7 +308,7 @@ export const tagged = <Type, In, Out>(
   if (found === undefined) {
     const labels: Array<MetricLabel.MetricLabel> = []
     for (let i = 0; i + 1 < tags.length; i += 2) labels.push(MetricLabel.make(tags[i], tags[i + 1]))
-    found = Metric.taggedWithLabels(metric, labels)
+    found = withLabels(metric, labels)
     byTags.set(key, found)
   }
   return found
