@@ -278,12 +278,14 @@ export const make: (
         onRight: (line) => cli.writeLine(line)
       })
 
-    // The annotations every inbound request's logs carry: the router creator's and `logAnnotations`,
-    // rebuilt only when those change (a new turn, the session id).
+    // The runtime inbound requests run in: the router creator's, with the annotations of
+    // `logAnnotations` (pid, turn, session id) added to its logs, rebuilt only when those change.
+    // Each request's own annotations (request id, subtype) go on the SDK's logs for it, not on its
+    // handler's fiber: setting them there would cost a copy of the fiber refs per request.
     let annotationSource: Record<string, unknown> = {}
-    let annotationBase = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
-    const creatorAnnotations = annotationBase
-    const baseAnnotations = (): HashMap.HashMap<string, unknown> => {
+    let currentRuntime = runtime
+    const creatorAnnotations = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
+    const requestRuntime = (): Runtime.Runtime<never> => {
       const source = options.logAnnotations?.() ?? {}
       const keys = Object.keys(source)
       if (
@@ -291,10 +293,19 @@ export const make: (
         keys.some((key) => source[key] !== annotationSource[key])
       ) {
         annotationSource = source
-        annotationBase = creatorAnnotations
-        for (const key of keys) annotationBase = HashMap.set(annotationBase, key, source[key])
+        let annotations = creatorAnnotations
+        for (const key of keys) annotations = HashMap.set(annotations, key, source[key])
+        currentRuntime = Runtime.make({
+          context: runtime.context,
+          runtimeFlags: runtime.runtimeFlags,
+          fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
+            fiberId: FiberId.none,
+            fiberRef: FiberRef.currentLogAnnotations,
+            value: annotations
+          })
+        })
       }
-      return annotationBase
+      return currentRuntime
     }
 
     // An answer's line, built around its JSON (stringified once, by the guarded run or here): the
@@ -309,17 +320,22 @@ export const make: (
       `{"type":"control_response","response":{"subtype":"error","request_id":${JSON.stringify(requestId)},"error":${
         JSON.stringify(error)
       }}}`
-    const writeReply = (requestId: string, line: string): Effect.Effect<void> =>
+    const writeReply = (requestId: string, subtype: string, line: string): Effect.Effect<void> =>
       Effect.catchAll(cli.writeLine(line), (error) =>
         Effect.logWarning("could not answer a control request").pipe(
-          Effect.annotateLogs({ requestId, error: error.message })
+          Effect.annotateLogs({ requestId, subtype, error: error.message })
         ))
     // An answer written outside any fiber: queued at once when the process can take a line so, else
     // (the CLI has exited, or a CliProcess without `unsafeWriteLine`) by `writeReply` in a fiber.
     const unsafeWriteLine = cli.unsafeWriteLine
-    const writeReplyNow = (requestRuntime: Runtime.Runtime<never>, requestId: string, line: string): void => {
+    const writeReplyNow = (
+      requestRuntime: Runtime.Runtime<never>,
+      requestId: string,
+      subtype: string,
+      line: string
+    ): void => {
       if (unsafeWriteLine === undefined || !unsafeWriteLine(line)) {
-        Runtime.runFork(requestRuntime, writeReply(requestId, line))
+        Runtime.runFork(requestRuntime, writeReply(requestId, subtype, line))
       }
     }
     const clock = Context.get(
@@ -349,20 +365,17 @@ export const make: (
               ...handler.attributes(request)
             }
       )
-      // Its log annotations are set as its fiber is created, rather than by an effect around it.
-      const annotations = HashMap.set(HashMap.set(baseAnnotations(), "requestId", requestId), "subtype", subtype)
-      const fiberRefs = FiberRefs.updateAs(runtime.fiberRefs, {
-        fiberId: FiberId.none,
-        fiberRef: FiberRef.currentLogAnnotations,
-        value: annotations
-      })
-      const requestRuntime = Runtime.make({ context: runtime.context, runtimeFlags: runtime.runtimeFlags, fiberRefs })
+      const forRequest = requestRuntime()
+      const fiberRefs = forRequest.fiberRefs
+      // What the SDK's own logs for this request carry, on top of the runtime's annotations.
+      const annotations = { requestId, subtype }
+      const log = (effect: Effect.Effect<void>) => Runtime.runFork(forRequest, Effect.annotateLogs(effect, annotations))
       const entry: Inbound = { running: undefined, span, fiberRefs }
       inbound.set(requestId, entry)
       const settle = (line: string, exit: Exit.Exit<unknown, unknown>): void => {
         if (inbound.get(requestId) === entry) inbound.delete(requestId)
         if (span !== undefined) InternalTelemetry.endSpan(span, fiberRefs, exit)
-        writeReplyNow(requestRuntime, requestId, line)
+        writeReplyNow(forRequest, requestId, subtype, line)
       }
       if (handler === undefined) {
         settle(errorLine(requestId, `Unsupported control request subtype: ${subtype}`), ended)
@@ -374,27 +387,25 @@ export const make: (
       entry.running = answer._tag === "Guarded"
         ? GuardedRun.start(
           answer.guarded,
-          requestRuntime,
+          forRequest,
           clock,
           span,
-          (settled) => settle(successLine(requestId, settled.json), ended)
+          (settled) => settle(successLine(requestId, settled.json), ended),
+          annotations
         )
-        : GuardedRun.watch(requestRuntime, clock, () => answer.effect, Duration.infinity, span, (exit) => {
+        : GuardedRun.watch(forRequest, clock, () => answer.effect, Duration.infinity, span, (exit) => {
           const value = (exit as Option.Some<Exit.Exit<unknown, InboundHandlerError>>).value
           if (Exit.isSuccess(value)) {
             let json: string | undefined
             try {
               json = value.value === undefined ? undefined : JSON.stringify(value.value)
             } catch {
-              Runtime.runFork(
-                requestRuntime,
-                Effect.logWarning("an inbound control request's answer cannot be written as JSON")
-              )
+              log(Effect.logWarning("an inbound control request's answer cannot be written as JSON"))
               return settle(errorLine(requestId, "the SDK could not encode its answer"), value)
             }
             return settle(successLine(requestId, json), value)
           }
-          Runtime.runFork(requestRuntime, Effect.logWarning("inbound control request handler failed", value.cause))
+          log(Effect.logWarning("inbound control request handler failed", value.cause))
           return settle(
             errorLine(
               requestId,
@@ -432,6 +443,7 @@ export const make: (
       const fallback = handler?.undecodable?.(raw.request)
       return writeReply(
         raw.request_id,
+        subtype,
         fallback !== undefined
           ? successLine(raw.request_id, JSON.stringify(fallback))
           : errorLine(raw.request_id, `the SDK could not read this ${subtype} request`)

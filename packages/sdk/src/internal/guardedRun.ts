@@ -233,7 +233,8 @@ const stringify = (value: unknown): string | undefined => {
  * before `start` returns, with no timer set and no trip through the scheduler.
  *
  * `span`, when given, is the handler's parent (placed in its fiber's context as
- * the fiber is created) and receives the decision attributes.
+ * the fiber is created) and receives the decision attributes; `annotations`
+ * are added to the fallback's warning.
  *
  * @internal
  */
@@ -242,7 +243,8 @@ export const start = <A>(
   runtime: Runtime.Runtime<never>,
   clock: Clock.Clock,
   span: Tracer.Span | undefined,
-  deliver: (settled: Settled<A>) => void
+  deliver: (settled: Settled<A>) => void,
+  annotations?: Record<string, unknown>
 ): Running => {
   const { call, policy } = guarded
   const encode = guarded.encode
@@ -266,7 +268,7 @@ export const start = <A>(
     // The fallback's encoding is known-good (built by the SDK from plain data).
     const json = JSON.stringify(encode === undefined ? value : encode(value))
     const log = Effect.logWarning(`${call.subject} ${policy.fallsBack} (${reason})`, detail).pipe(
-      Effect.annotateLogs(call.annotations())
+      Effect.annotateLogs(annotations === undefined ? call.annotations() : { ...annotations, ...call.annotations() })
     )
     // Logged before the answer is delivered (a fiber runs synchronously as far as it can).
     Runtime.runFork(runtime, span === undefined ? log : Effect.withParentSpan(log, span))
