@@ -47,6 +47,16 @@ export declare namespace CliProcess {
      */
     readonly lines: Stream.Stream<string, ProtocolError>
     /**
+     * The same lines pushed rather than pulled: `onLines` gets each batch as it is read, in the
+     * caller's fiber, one batch at a time. Ends as `lines` does, and fails as it does or with
+     * `onLines`'s failure. Cheaper than running `lines` (no stream stage between stdout and
+     * `onLines`). Single consumer, shared with `lines`: read one or the other, once. Optional:
+     * without it, readers run `lines`.
+     */
+    readonly readLines?: <E, R>(
+      onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>
+    ) => Effect.Effect<void, ProtocolError | E, R>
+    /**
      * Completes when `lines` is to be taken as ended although stdout is still open: the CLI has
      * exited and a process it left (a background shell) holds the pipe past the drain. A reader races
      * it once against its whole read. Absent: the lines end when stdout closes.
@@ -331,12 +341,20 @@ export const make: (
     // hand-off for every chunk of the hot path).
     const linesCut = yield* Deferred.make<void>()
     yield* Effect.forkDaemon(Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
-    const stdout = Stream.ensuring(proc.stdout, Deferred.succeed(stdoutEnded, void 0))
-    const lines = LineFraming.frameLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS, redactor)(stdout)
+    const maxLineChars = config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS
+    const lines = LineFraming.frameLines(maxLineChars, redactor)(
+      Stream.ensuring(proc.stdout, Deferred.succeed(stdoutEnded, void 0))
+    )
+    const readLines = <E, R>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>) =>
+      Effect.ensuring(
+        LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines),
+        Deferred.succeed(stdoutEnded, void 0)
+      )
 
     return CliProcess.of({
       pid,
       lines,
+      readLines,
       writeLine,
       unsafeWriteLine,
       endInput,

@@ -537,33 +537,35 @@ export const make: (
         yield* interruptAllInbound
       })
 
-    // Metrics are flushed once per chunk of lines, not once per line, in one step: this loop is the hot path.
+    // Metrics are flushed once per chunk of lines, not once per line, with the router creator's metric
+    // labels (the reader's): this loop is the hot path.
+    const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
     let flushed = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
-    const flushMetrics = Effect.withFiberRuntime<void>((fiber) => {
-      const labels = fiber.getFiberRef(FiberRef.currentMetricLabels)
-      Telemetry.linesDecoded.unsafeUpdate(stats.lines - flushed.lines, labels)
+    const flushMetrics = () => {
+      Telemetry.linesDecoded.unsafeUpdate(stats.lines - flushed.lines, metricLabels)
       if (stats.unknownMessages > flushed.unknownMessages) {
-        Telemetry.unknownMessages.unsafeUpdate(stats.unknownMessages - flushed.unknownMessages, labels)
+        Telemetry.unknownMessages.unsafeUpdate(stats.unknownMessages - flushed.unknownMessages, metricLabels)
       }
       if (stats.protocolErrors > flushed.protocolErrors) {
-        Telemetry.protocolErrors.unsafeUpdate(stats.protocolErrors - flushed.protocolErrors, labels)
+        Telemetry.protocolErrors.unsafeUpdate(stats.protocolErrors - flushed.protocolErrors, metricLabels)
       }
       flushed = { lines: stats.lines, unknownMessages: stats.unknownMessages, protocolErrors: stats.protocolErrors }
-      return Effect.void
-    })
+    }
 
-    const readLines = cli.lines.pipe(
-      Stream.runForEachChunk((chunk) => {
-        // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
-        // control responses and unreadable requests yield effects, run in order after the chunk.
-        let effect: Effect.Effect<void> = flushMetrics
-        for (const line of chunk) {
-          const routed = route(line)
-          if (routed !== Effect.void) effect = effect === flushMetrics ? routed : Effect.zipRight(effect, routed)
-        }
-        return effect === flushMetrics ? flushMetrics : Effect.zipRight(effect, flushMetrics)
-      })
-    )
+    // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
+    // control responses and unreadable requests yield effects, run in order after the batch.
+    const routeLines = (lines: Iterable<string>): Effect.Effect<void> => {
+      let effect: Effect.Effect<void> = Effect.void
+      for (const line of lines) {
+        const routed = route(line)
+        if (routed !== Effect.void) effect = effect === Effect.void ? routed : Effect.zipRight(effect, routed)
+      }
+      flushMetrics()
+      return effect
+    }
+    const readLines = cli.readLines !== undefined
+      ? cli.readLines(routeLines)
+      : cli.lines.pipe(Stream.runForEachChunk(routeLines))
     // Stdout held open after the CLI's exit ends the reading as stdout's end would (one race per session).
     yield* (cli.linesCut === undefined ? readLines : Effect.raceFirst(readLines, cli.linesCut)).pipe(
       Effect.matchCauseEffect({
