@@ -116,19 +116,25 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * hook registry of the hook layers in scope, and the router over both with
  * every inbound handler (hooks, the permission gate if provided, the SDK MCP
  * servers). A `CliProcess` or `HookRegistry` the calling context provides is
- * used in place of its layer.
+ * used in place of its own. Each is made directly in the session's scope (their
+ * `make`s, which their layers wrap): building layers would add a memo map, a
+ * scope and a fiber-refs diff per layer to every session start.
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
-  Effect.map(Effect.serviceOption(PermissionGate.PermissionGate), (gate): InternalSession.SessionEnvironment => {
-    const settings = ClaudeOptions.runtimeSettings(options)
-    const processEnv = ClaudeOptions.toEnv(options, process.env)
-    const secrets = Secrets.secretValues(options, processEnv)
-    const mcp = InternalMcpServer.sessionExtras(options)
-    const services = (wiring: InternalSession.SessionWiring) => {
-      const base = Layer.merge(
-        fromContextOr(
-          CliProcess.CliProcess,
-          CliProcess.layer({
+  Effect.map(
+    Effect.all([
+      Effect.serviceOption(PermissionGate.PermissionGate),
+      Effect.serviceOption(CliProcess.CliProcess),
+      Effect.serviceOption(HookRegistry.HookRegistry)
+    ]),
+    ([gate, providedCli, providedHooks]): InternalSession.SessionEnvironment => {
+      const settings = ClaudeOptions.runtimeSettings(options)
+      const processEnv = ClaudeOptions.toEnv(options, process.env)
+      const secrets = Secrets.secretValues(options, processEnv)
+      const mcp = InternalMcpServer.sessionExtras(options)
+      const services = (wiring: InternalSession.SessionWiring) =>
+        Effect.gen(function*() {
+          const cli = Option.isSome(providedCli) ? providedCli.value : yield* CliProcess.make({
             executable,
             args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
             env: processEnv,
@@ -137,38 +143,32 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
             closeGracePeriod: settings.closeGracePeriod,
             redact: secrets
           })
-        ),
-        fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
-      )
-      const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
-        ControlRouter.layer({
-          ...wiring,
-          handlers: [
-            hooks.inboundHandler,
-            ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-            ...mcp.handlers
-          ],
-          controlTimeout: settings.controlTimeout
-        })))
-      return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
-        cli: Context.get(context, CliProcess.CliProcess),
-        router: Context.get(context, ControlRouter.ControlRouter),
-        hooks: Context.get(context, HookRegistry.HookRegistry)
-      }))
+          const hooks = Option.isSome(providedHooks)
+            ? providedHooks.value
+            : yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
+          const router = yield* Effect.provideService(
+            ControlRouter.make({
+              ...wiring,
+              handlers: [
+                hooks.inboundHandler,
+                ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+                ...mcp.handlers
+              ],
+              controlTimeout: settings.controlTimeout
+            }),
+            CliProcess.CliProcess,
+            cli
+          )
+          return { cli, router, hooks }
+        })
+      return {
+        settings,
+        secrets,
+        initialize: { ...ClaudeOptions.toInitializeFields(options), ...mcp.initialize },
+        services
+      }
     }
-    return {
-      settings,
-      secrets,
-      initialize: { ...ClaudeOptions.toInitializeFields(options), ...mcp.initialize },
-      services
-    }
-  })
-
-const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
-  Layer.unwrapEffect(Effect.map(
-    Effect.serviceOption(tag),
-    Option.match({ onNone: () => fallback, onSome: (service) => Layer.succeed(tag, service) })
-  ))
+  )
 
 /**
  * @since 0.1.0

@@ -12,12 +12,14 @@ import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { constVoid } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
+import * as GuardedRun from "./internal/guardedRun.js"
 import * as LineFraming from "./internal/lineFraming.js"
 import * as ProcessTag from "./internal/processTag.js"
 import * as Redaction from "./internal/redaction.js"
@@ -213,16 +215,21 @@ export const make: (
     const ownGroup = process.platform !== "win32" && trySignal(-pid, 0)
 
     const exited = yield* Deferred.make<ExitStatus>()
-    // Also kept in a plain variable: every write checks it.
+    // Also kept in a plain variable: every write checks it. Waits with a deadline (a shutdown's) are
+    // told by callback, each with a timer, rather than each racing a sleep in fibers of their own.
     let exitStatus: ExitStatus | undefined
-    yield* proc.exitCode.pipe(
+    const exitWaiters = new Set<(status: ExitStatus) => void>()
+    const recordExit = (status: ExitStatus) =>
+      Effect.suspend(() => {
+        exitStatus = status
+        for (const waiter of exitWaiters) waiter(status)
+        exitWaiters.clear()
+        return Deferred.succeed(exited, status)
+      })
+    const exitCode = proc.exitCode.pipe(
       Effect.map((code): ExitStatus => ({ code, signal: null })),
       Effect.catchAll((error) => Effect.succeed<ExitStatus>({ code: null, signal: signalFromError(error) })),
-      Effect.flatMap((status) => {
-        exitStatus = status
-        return Deferred.succeed(exited, status)
-      }),
-      Effect.forkDaemon
+      Effect.flatMap(recordExit)
     )
 
     // stderr must always be drained: a full pipe blocks the child. `onStderr` gets whole lines, redacted:
@@ -284,10 +291,17 @@ export const make: (
     const killGrace = config.killGracePeriod ?? shutdownDefaults.killGracePeriod
     const drainPeriod = config.exitDrainPeriod ?? shutdownDefaults.exitDrainPeriod
 
-    // Bounded even inside an uninterruptible region (a finalizer): a timeout interrupts what it waits
-    // on, and an uninterruptible wait would hold the timeout until the CLI exits.
-    const exitWithin = (duration: Duration.DurationInput) =>
-      Effect.timeoutOption(Effect.interruptible(awaitExit), duration)
+    // Bounded even inside an uninterruptible region (a finalizer): the deadline's timer ends the wait.
+    const exitWithin = (duration: Duration.DurationInput): Effect.Effect<Option.Option<ExitStatus>> =>
+      GuardedRun.awaitWithin<Option.Option<ExitStatus>, never>(duration, (done) => {
+        if (exitStatus !== undefined) {
+          done(Effect.succeedSome(exitStatus))
+          return constVoid
+        }
+        const waiter = (status: ExitStatus) => done(Effect.succeedSome(status))
+        exitWaiters.add(waiter)
+        return () => exitWaiters.delete(waiter)
+      }, () => Effect.succeedNone)
 
     // Checked in the same step as the signal: once the CLI has exited and been reaped its pid may be
     // reused, so it is never signalled again; its group is, when it had one (a group id is not reused
@@ -328,28 +342,38 @@ export const make: (
 
     // Once the CLI has exited, its stdout ends by itself at once, unless a process it started (a
     // background shell) still holds the pipe: after a short drain, that process group is killed, and
-    // after another the lines end regardless.
-    const stdoutEnded = yield* Deferred.make<void>()
+    // after another the lines end regardless. Run by the fiber that waits for the exit.
+    let stdoutClosed = false
+    const stdoutWaiters = new Set<() => void>()
+    const stdoutEnded = Effect.sync(() => {
+      stdoutClosed = true
+      for (const waiter of stdoutWaiters) waiter()
+      stdoutWaiters.clear()
+    })
+    const drained = GuardedRun.awaitWithin(drainPeriod, (done) => {
+      if (stdoutClosed) {
+        done(Effect.succeed(true))
+        return constVoid
+      }
+      const waiter = () => done(Effect.succeed(true))
+      stdoutWaiters.add(waiter)
+      return () => stdoutWaiters.delete(waiter)
+    }, () => Effect.succeed(false))
     const cutAfterExit = Effect.gen(function*() {
-      yield* awaitExit
-      const drained = Effect.timeoutOption(Deferred.await(stdoutEnded), drainPeriod)
-      if (Option.isSome(yield* drained)) return
+      if (yield* drained) return
       yield* killLeftovers
       yield* drained
     })
     // A signal the reader races once, not a `Stream.interruptWhen` on the lines (which pays a fiber
     // hand-off for every chunk of the hot path).
     const linesCut = yield* Deferred.make<void>()
-    yield* Effect.forkDaemon(Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
-    const maxLineChars = config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS
-    const lines = LineFraming.frameLines(maxLineChars, redactor)(
-      Stream.ensuring(proc.stdout, Deferred.succeed(stdoutEnded, void 0))
+    yield* Effect.forkDaemon(
+      Effect.zipRight(exitCode, Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
     )
+    const maxLineChars = config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS
+    const lines = LineFraming.frameLines(maxLineChars, redactor)(Stream.ensuring(proc.stdout, stdoutEnded))
     const readLines = <E, R>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>) =>
-      Effect.ensuring(
-        LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines),
-        Deferred.succeed(stdoutEnded, void 0)
-      )
+      Effect.ensuring(LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines), stdoutEnded)
 
     return CliProcess.of({
       pid,

@@ -15,7 +15,6 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as DefaultServices from "effect/DefaultServices"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -26,7 +25,6 @@ import * as FiberRefs from "effect/FiberRefs"
 import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
-import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Runtime from "effect/Runtime"
@@ -240,10 +238,18 @@ export const make: (
     // Inbound requests run as daemons of the router's creator (its services, tracer, logger, refs).
     const runtime = yield* Effect.runtime<never>()
     const messages = yield* Mailbox.make<Protocol.Message, CliExitError | ProtocolError>()
-    const pending = new Map<
-      string,
-      { readonly subtype: string; readonly deferred: Deferred.Deferred<unknown, ControlError> }
-    >()
+    // Each outbound request awaiting its response: `settle` completes its wait (the response, an error
+    // response, or the CLI's exit); a response that arrives before the wait began is kept in `early`.
+    interface Pending {
+      readonly subtype: string
+      settle: ((result: Effect.Effect<unknown, ControlError>) => void) | undefined
+      early: Effect.Effect<unknown, ControlError> | undefined
+    }
+    const pending = new Map<string, Pending>()
+    const settlePending = (entry: Pending, result: Effect.Effect<unknown, ControlError>) => {
+      if (entry.settle !== undefined) entry.settle(result)
+      else entry.early = result
+    }
     // Each inbound request being handled, by request id: a cancel stops its run, sends no answer and
     // ends its span; its handler is interrupted in the background, never waited for.
     interface Inbound {
@@ -264,7 +270,8 @@ export const make: (
     yield* Effect.addFinalizer(() => interruptAllInbound)
     const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
     const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
-    const done = yield* Deferred.make<ExitStatus>()
+    // Set once the CLI has exited and every pending request has been told: later requests fail at once.
+    let closed = false
     let exitExpected = false
     const redact = options.redact
     const observe = options.observe
@@ -487,20 +494,23 @@ export const make: (
           const entry = requestId === undefined ? undefined : pending.get(requestId)
           if (requestId === undefined || entry === undefined) return Effect.void
           pending.delete(requestId)
-          return response.subtype === "success"
-            ? Deferred.succeed(entry.deferred, (response as Protocol.ControlSuccess).response)
-            : Deferred.fail(
-              entry.deferred,
-              new ControlError({
-                reason: "ErrorResponse",
-                subtype: entry.subtype,
-                requestId,
-                error: String((response as Protocol.ControlFailure).error),
-                ...((response as Protocol.ControlFailure).error_code !== undefined
-                  ? { errorCode: String((response as Protocol.ControlFailure).error_code) }
-                  : {})
-              })
-            )
+          settlePending(
+            entry,
+            response.subtype === "success"
+              ? Effect.succeed((response as Protocol.ControlSuccess).response)
+              : Effect.fail(
+                new ControlError({
+                  reason: "ErrorResponse",
+                  subtype: entry.subtype,
+                  requestId,
+                  error: String((response as Protocol.ControlFailure).error),
+                  ...((response as Protocol.ControlFailure).error_code !== undefined
+                    ? { errorCode: String((response as Protocol.ControlFailure).error_code) }
+                    : {})
+                })
+              )
+          )
+          return Effect.void
         }
         case "control_request":
           handleInbound(message as Protocol.ControlRequest)
@@ -521,20 +531,24 @@ export const make: (
     }
 
     const closeAll = (status: ExitStatus) =>
-      Effect.gen(function*() {
-        for (const [requestId, entry] of pending) {
-          yield* Deferred.fail(
-            entry.deferred,
-            new ControlError({
-              reason: "Closed",
-              subtype: entry.subtype,
-              requestId,
-              error: `the CLI exited (${status.signal ?? `code ${status.code}`}) before answering`
-            })
+      Effect.suspend(() => {
+        closed = true
+        const waiting = Array.from(pending)
+        pending.clear()
+        for (const [requestId, entry] of waiting) {
+          settlePending(
+            entry,
+            Effect.fail(
+              new ControlError({
+                reason: "Closed",
+                subtype: entry.subtype,
+                requestId,
+                error: `the CLI exited (${status.signal ?? `code ${status.code}`}) before answering`
+              })
+            )
           )
         }
-        pending.clear()
-        yield* interruptAllInbound
+        return interruptAllInbound
       })
 
     // Metrics are flushed once per chunk of lines, not once per line, with the router creator's metric
@@ -577,7 +591,6 @@ export const make: (
             else yield* messages.failCause(cause as any)
             const status = yield* cli.shutdown({ gracePeriod: 0 })
             yield* closeAll(status)
-            yield* Deferred.succeed(done, status)
           }),
         onSuccess: () =>
           Effect.gen(function*() {
@@ -586,25 +599,32 @@ export const make: (
             const outcome = exitExpected ? "end" : classifyExit(status)
             if (outcome === "end") yield* messages.end
             else yield* messages.fail(yield* cli.exitError(status, { duringTurn: outcome === "duringTurn" }))
-            yield* Deferred.succeed(done, status)
           })
       }),
       Effect.forkScoped
     )
 
+    const setPendingGauge = () => Telemetry.pendingControlRequests.unsafeUpdate(pending.size, metricLabels)
     const request = <R extends ControlRequest.Any>(
       definition: R,
       payload: ControlRequest.Payload<R>,
       requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
     ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> =>
-      Effect.gen(function*() {
-        const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
-        const subtype = definition.subtype
+      // A new request id each time the Effect runs (a retry is another request).
+      Effect.suspend(() => requestOnce(definition, payload, requestOptions))
+    const requestOnce = <R extends ControlRequest.Any>(
+      definition: R,
+      payload: ControlRequest.Payload<R>,
+      requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
+    ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> => {
+      const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
+      const subtype = definition.subtype
+      const exchange = Effect.suspend((): Effect.Effect<unknown, ControlError | ControlTimeoutError> => {
         // Encoded once, by this request's own schema: a payload it refuses is never written, and the
         // session is fine (the request is not).
         const line = encodeRequest(definition, payload, requestId)
         if (Either.isLeft(line)) {
-          return yield* new ControlError({
+          return new ControlError({
             reason: "InvalidRequest",
             subtype,
             requestId,
@@ -612,66 +632,70 @@ export const make: (
             cause: line.left
           })
         }
-        if (Option.isSome(yield* Deferred.poll(done))) {
-          return yield* new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
+        if (closed) return new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
+        const entry: Pending = { subtype, settle: undefined, early: undefined }
+        pending.set(requestId, entry)
+        setPendingGauge()
+        const forget = () => {
+          if (pending.get(requestId) === entry) pending.delete(requestId)
+          setPendingGauge()
         }
-        const deferred = yield* Deferred.make<unknown, ControlError>()
-        pending.set(requestId, { subtype, deferred })
-        yield* Effect.annotateCurrentSpan(Telemetry.attributes.requestId, requestId)
-        yield* Metric.set(Telemetry.pendingControlRequests, pending.size)
-        yield* cli.writeLine(line.right).pipe(
-          Effect.catchAll((error) =>
+        const written = unsafeWriteLine !== undefined && unsafeWriteLine(line.right)
+          ? Effect.void
+          : Effect.catchAll(cli.writeLine(line.right), (error) =>
             Effect.suspend(() => {
-              pending.delete(requestId)
+              forget()
               return new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
-            })
-          )
-        )
+            }))
         const timeout = requestOptions?.timeout ?? controlTimeout
-        // Interruptible, so that the timeout holds inside a finalizer too (closing mid-turn interrupts first).
-        const body = yield* Effect.interruptible(Deferred.await(deferred)).pipe(
-          Effect.timeoutFail({
-            duration: timeout,
-            onTimeout: () =>
-              new ControlTimeoutError({
-                subtype,
-                requestId,
-                timeoutMillis: Duration.toMillis(Duration.decode(timeout))
-              })
-          }),
-          Effect.tapError((error) =>
-            error._tag === "ControlTimeoutError"
-              ? Effect.suspend(() => {
-                pending.delete(requestId)
-                return Effect.ignore(
-                  send({ type: "control_cancel_request", request_id: requestId } as Protocol.StdinMessage)
-                )
-              })
-              : Effect.void
-          ),
-          Effect.onInterrupt(() => Effect.sync(() => pending.delete(requestId))),
-          Effect.ensuring(Metric.set(Telemetry.pendingControlRequests, pending.size))
+        // The deadline is a timer that ends the wait itself: it holds inside a finalizer too (closing
+        // mid-turn interrupts the CLI first).
+        const answered = GuardedRun.awaitWithin<unknown, ControlError | ControlTimeoutError>(
+          timeout,
+          (settle) => {
+            if (entry.early !== undefined) settle(entry.early)
+            else entry.settle = settle
+            return forget
+          },
+          () => {
+            forget()
+            return Effect.zipRight(
+              Effect.ignore(send({ type: "control_cancel_request", request_id: requestId } as Protocol.StdinMessage)),
+              Effect.fail(
+                new ControlTimeoutError({
+                  subtype,
+                  requestId,
+                  timeoutMillis: Duration.toMillis(Duration.decode(timeout))
+                })
+              )
+            )
+          }
         )
-        // Decoded by this request's own success schema (`undefined` when the CLI sent no body).
-        const decoded = decodeResponse(definition, body)
-        if (Either.isLeft(decoded)) {
-          return yield* new ControlError({
-            reason: "InvalidResponse",
-            subtype,
-            requestId,
-            error: `unexpected ${subtype} response: ${describeFailure(decoded.left)}`,
-            cause: decoded.left
-          })
-        }
-        return decoded.right
-      }).pipe(
-        Effect.withSpan(Telemetry.spans.outbound, {
+        return Effect.zipRight(written, Effect.ensuring(answered, Effect.sync(setPendingGauge)))
+      })
+      return InternalTelemetry.withSpanIfTracing(
+        Effect.flatMap(exchange, (body) => {
+          // Decoded by this request's own success schema (`undefined` when the CLI sent no body).
+          const decoded = decodeResponse(definition, body)
+          return Either.isLeft(decoded)
+            ? new ControlError({
+              reason: "InvalidResponse",
+              subtype,
+              requestId,
+              error: `unexpected ${subtype} response: ${describeFailure(decoded.left)}`,
+              cause: decoded.left
+            })
+            : Effect.succeed(decoded.right)
+        }),
+        Telemetry.spans.outbound,
+        () => ({
           // A stack trace per span costs more than the rest of a control round trip.
           captureStackTrace: false,
           kind: "client",
-          attributes: { [Telemetry.attributes.subtype]: definition.subtype }
+          attributes: { [Telemetry.attributes.subtype]: subtype, [Telemetry.attributes.requestId]: requestId }
         })
       )
+    }
 
     return ControlRouter.of({
       messages,

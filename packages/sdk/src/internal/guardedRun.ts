@@ -384,6 +384,49 @@ const timerOn = (
 }
 
 /**
+ * Waits for whichever comes first: the callback `register` arranges (it gets
+ * `done`, and returns what stops the wait), or the deadline (a timer of the
+ * current `Clock`: `onTimeout` answers). No fiber is forked and no race is run
+ * for the common case (Effect's own clock), and the deadline holds inside an
+ * uninterruptible region (a finalizer) too: the timer ends the wait itself.
+ * Interrupting the caller stops the wait.
+ *
+ * @internal
+ */
+export const awaitWithin = <A, E>(
+  duration: Duration.DurationInput,
+  register: (done: (result: Effect.Effect<A, E>) => void) => () => void,
+  onTimeout: () => Effect.Effect<A, E>
+): Effect.Effect<A, E> =>
+  Effect.clockWith((clock) =>
+    Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+      Effect.async<A, E>((resume) => {
+        let settled = false
+        let cancelTimer: (() => void) | undefined
+        const stopWaiting = register((result) => {
+          if (settled) return
+          settled = true
+          cancelTimer?.()
+          resume(result)
+        })
+        if (!settled) {
+          cancelTimer = timerOn(clock, Duration.decode(duration), runtime)?.(() => {
+            if (settled) return
+            settled = true
+            stopWaiting()
+            resume(onTimeout())
+          })
+        }
+        return Effect.sync(() => {
+          if (settled) return
+          settled = true
+          cancelTimer?.()
+          stopWaiting()
+        })
+      }))
+  )
+
+/**
  * The one mechanism under every deadline: starts `evaluate`'s Effect in one
  * fiber of `runtime` (a throw is that fiber's defect; `span`, when given, is
  * its parent), and settles once, with whichever comes first:

@@ -42,6 +42,30 @@ export const spans = {
 const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 /**
+ * Whether spans made with these `fiberRefs` would be read by anyone: tracing
+ * is on and a tracer other than Effect's own (which exports nowhere) is
+ * installed (an exporter's layer, `Layer.setTracer`).
+ *
+ * @internal
+ */
+export const isTracing = (fiberRefs: FiberRefs.FiberRefs): boolean =>
+  FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled) &&
+  Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Tracer.Tracer) !== nativeTracer
+
+/**
+ * `self` in a span named `name`, when a tracer is installed ({@link isTracing});
+ * `self` alone otherwise (no span is built for nobody to read).
+ *
+ * @internal
+ */
+export const withSpanIfTracing = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  name: string,
+  options: () => Tracer.SpanOptions
+): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) => isTracing(fiber.getFiberRefs()) ? Effect.withSpan(self, name, options()) : self)
+
+/**
  * A span started outside any fiber, as `Effect.withSpan` would start it in a
  * fiber with these `fiberRefs` and `context` (the tracer, its clock, the
  * span annotations; no stack trace); `undefined` when tracing is off. The
@@ -58,12 +82,10 @@ export const startSpan = (
   kind: Tracer.SpanKind,
   attributes: () => Record<string, unknown>
 ): Tracer.Span | undefined => {
-  if (!FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled)) return undefined
+  // Effect's own tracer exports nowhere: a span per request would be built for nobody to read.
+  if (!isTracing(fiberRefs)) return undefined
   const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
   const tracer = Context.get(services, Tracer.Tracer)
-  // Effect's own tracer exports nowhere: a span per request would be built for nobody to read. Spans
-  // are made once a tracer is installed (an exporter's layer, `Layer.setTracer`).
-  if (tracer === nativeTracer) return undefined
   const timing = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
   const span = tracer.span(
     name(),
