@@ -8,6 +8,7 @@ import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { ClaudeError, ControlError, ControlTimeoutError } from "./ClaudeError.js"
 import type * as ControlRequest from "./ControlRequest.js"
+import type * as McpServer from "./McpServer.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
@@ -217,20 +218,23 @@ export interface Session {
   /** Enables or disables an MCP server (an unknown one fails: `Server not found`). */
   readonly toggleMcpServer: (serverName: string, enabled: boolean) => Effect.Effect<void, ControlFailure>
   /**
-   * Reads a `ui://` resource (MCP Apps) of a connected MCP server the CLI
-   * itself started or dialed; any other scheme is refused.
+   * Reads a resource of an MCP server. For a server the CLI started or
+   * dialed, a `ui://` resource (MCP Apps) of a connected server; any other
+   * scheme is refused. For an in-process server (`McpServer`), any of its
+   * resources, read in process (the CLI refuses SDK servers here).
    */
   readonly readMcpResource: (
     serverName: string,
     uri: string
   ) => Effect.Effect<Protocol.McpReadResourceResponse, ControlFailure>
   /**
-   * Replaces the servers added by earlier calls (`{}` removes them). Process
-   * servers only (`stdio`, `sse`, `http`): the in-process servers of a
-   * session are the ones it started with.
+   * Replaces the MCP servers added at runtime, and the session's in-process
+   * servers (`McpServer` values, served from now on; the ones it started with
+   * are replaced too): `{}` removes them all. Servers from the `mcpServers`
+   * option that the CLI runs itself (stdio, sse, http) stay.
    */
   readonly setMcpServers: (
-    servers: { readonly [name: string]: Protocol.McpServerConfig }
+    servers: { readonly [name: string]: Protocol.McpServerConfig | McpServer.McpServer }
   ) => Effect.Effect<Protocol.McpSetServersResponse, ControlFailure>
   /**
    * Stops a background task (a `task_notification` with status `stopped`

@@ -28,6 +28,7 @@ import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
 import { type ClaudeError, InitializeError, type ProtocolError, ResultError } from "./claudeError.js"
+import type { SessionServers } from "./mcpServer.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
@@ -48,6 +49,8 @@ export interface SessionEnvironment {
   readonly secrets: ReadonlyArray<string>
   /** The initialize fields from the options and the SDK MCP servers (hooks are added here). */
   readonly initialize: ControlRequest.Payload<typeof controlRequests.initialize>
+  /** The session's in-process MCP servers (for `setMcpServers` and `readMcpResource`). */
+  readonly mcp?: SessionServers | undefined
   /** Builds the session's services in the session's scope, wired to its bookkeeping. */
   readonly services: (
     wiring: SessionWiring
@@ -354,7 +357,7 @@ const makeSession = (
       receiveTurn,
       messages,
       endInput: cli.endInput,
-      ...SessionControl.make(router, initialization)
+      ...SessionControl.make(router, initialization, env.mcp)
     } satisfies Session
   })
 

@@ -62,8 +62,9 @@ const NOT_OPTIONS: Readonly<Record<string, string>> = {
   spawnClaudeCodeProcess: "not supported: the SDK spawns the CLI itself",
   pathToClaudeCodeExecutable: "use `executable` (the path to the claude binary)",
   executableArgs: "not supported: the CLI is a native binary",
-  onElicitation: "not supported yet",
-  onUserDialog: "not supported yet",
+  onElicitation: "use ElicitationHandler.layer(handler) instead",
+  onUserDialog: "use UserDialog.layer(handler, { kinds }) instead",
+  supportedDialogKinds: "declare them with UserDialog.layer(handler, { kinds }) instead",
   sessionStore: "not supported",
   prompt: "the prompt is the first argument of ClaudeCode.query"
 }
