@@ -146,7 +146,14 @@ export const make: {
     options: Options<{}, {}, never> & { readonly parameters?: undefined },
     content: (args: {}) => Effect.Effect<Content, E, R>
   ): McpPrompt<Name, {}, R>
-  <const Name extends string, A, I extends { readonly [key: string]: string }, RP = never, E = never, R = never>(
+  <
+    const Name extends string,
+    A,
+    I extends { readonly [key: string]: string | undefined },
+    RP = never,
+    E = never,
+    R = never
+  >(
     name: Name,
     options: Options<A, I, RP> & { readonly parameters: Schema.Schema<A, I, RP> },
     content: (args: A) => Effect.Effect<Content, E, R>

@@ -212,7 +212,7 @@ export const make = <E = never, R = never>(
  * @since 0.1.0
  * @category Constructors
  */
-export const template = <A, I extends { readonly [key: string]: string }, RP = never, E = never, R = never>(
+export const template = <A, I extends { readonly [key: string]: string | undefined }, RP = never, E = never, R = never>(
   options: Descriptor & {
     readonly uriTemplate: string
     readonly parameters: Schema.Schema<A, I, RP>
