@@ -7,7 +7,7 @@
  * `elicitation` control request — and by what the tool, the server and the
  * model's next request see. The fallbacks run under the TestClock.
  */
-import { ClaudeCode, ElicitationHandler, McpServer, McpTool } from "@claude-effect/sdk"
+import { ClaudeCode, ClaudeOptions, ElicitationHandler, McpServer, McpTool } from "@claude-effect/sdk"
 import type * as Protocol from "@claude-effect/sdk/Protocol"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
@@ -284,5 +284,24 @@ describe("elicitation policy (McpServer.handle, TestClock)", () => {
       assert.deepStrictEqual(yield* ElicitationHandler.respond(undefined, request, { requestId: "r2" }), {
         action: "decline"
       })
+    }))
+})
+
+describe("the official SDK's callbacks are layers here", () => {
+  it.effect("onElicitation, onUserDialog and supportedDialogKinds point at ElicitationHandler and UserDialog", () =>
+    Effect.gen(function*() {
+      const detailOf = (input: unknown) => Effect.map(Effect.flip(ClaudeOptions.decode(input)), (error) => error.detail)
+      assert.include(
+        yield* detailOf({ onElicitation: () => null }),
+        "onElicitation: not an option: use ElicitationHandler.layer(handler) instead"
+      )
+      assert.include(
+        yield* detailOf({ onUserDialog: () => null }),
+        "onUserDialog: not an option: use UserDialog.layer(handler, { kinds }) instead"
+      )
+      assert.include(
+        yield* detailOf({ supportedDialogKinds: ["refusal_fallback_prompt"] }),
+        "supportedDialogKinds: not an option: declare them with UserDialog.layer(handler, { kinds }) instead"
+      )
     }))
 })
