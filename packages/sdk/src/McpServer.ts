@@ -1,9 +1,10 @@
 /**
- * In-process (SDK-hosted) MCP servers. A server is a set of {@link McpTool}s
- * served to the CLI over the control protocol: no child process, no port. Put
- * it in the `mcpServers` option next to ordinary stdio/http/sse servers; its
- * key there is the name the CLI knows it by, and its tools reach the model as
- * `mcp__<key>__<tool>`.
+ * In-process (SDK-hosted) MCP servers. A server is a set of {@link McpTool}s,
+ * `McpResource`s and `McpPrompt`s served to the CLI over the control
+ * protocol: no child process, no port. Put it in the `mcpServers` option next
+ * to ordinary stdio/http/sse servers (or add it to a running session with
+ * `session.setMcpServers`); its key there is the name the CLI knows it by,
+ * and its tools reach the model as `mcp__<key>__<tool>`.
  *
  * ```ts
  * const program = Effect.gen(function*() {

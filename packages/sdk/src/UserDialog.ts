@@ -177,7 +177,6 @@ export const inboundHandler = (
   const kinds = new Set(service.kinds)
   return {
     subtype: "request_user_dialog",
-    attributes: (request) => ({ "claude.dialog.kind": (request as Request).dialog_kind }),
     handle: (request, site) => {
       const dialog = request as Request
       return kinds.has(dialog.dialog_kind)
