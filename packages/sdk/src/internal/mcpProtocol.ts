@@ -1,7 +1,15 @@
 /**
- * The part of MCP (protocol `2025-11-25`) an SDK-hosted tool server speaks
- * over `mcp_message`: JSON-RPC envelopes, error codes, and the shapes of tool
- * listings and tool results.
+ * The part of MCP (protocol `2025-11-25`) an SDK-hosted server speaks over
+ * `mcp_message`: JSON-RPC envelopes, error codes, and the shapes of tool,
+ * resource and prompt listings and results.
+ *
+ * Not `@effect/ai`'s `McpSchema`: its schemas are `Rpc`s of `@effect/rpc`
+ * (the core would carry `@effect/ai`, `@effect/rpc` and
+ * `@effect/experimental` as peers for a few structs), they follow protocol
+ * `2025-06-18` and drop the fields they do not declare (`_meta`, which
+ * carries the CLI's `anthropic/*` hints, `title`, `structuredContent`'s
+ * neighbours), and they decode base64 to bytes where the wire keeps text.
+ * These are closed structs that keep unknown keys, named as MCP names them.
  *
  * @internal
  */
