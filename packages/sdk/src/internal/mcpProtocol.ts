@@ -6,9 +6,10 @@
  * Not `@effect/ai`'s `McpSchema`: its schemas are `Rpc`s of `@effect/rpc`
  * (the core would carry `@effect/ai`, `@effect/rpc` and
  * `@effect/experimental` as peers for a few structs), they follow protocol
- * `2025-06-18` and drop the fields they do not declare (`_meta`, which
- * carries the CLI's `anthropic/*` hints, `title`, `structuredContent`'s
- * neighbours), and they decode base64 to bytes where the wire keeps text.
+ * `2025-06-18` and drop the fields they do not declare (a tool's and a
+ * resource's `_meta`, where the CLI reads its `anthropic/*` hints such as
+ * `anthropic/alwaysLoad`), and they decode base64 to bytes where the wire
+ * keeps text.
  * These are closed structs that keep unknown keys, named as MCP names them.
  *
  * @internal
