@@ -79,7 +79,9 @@ export const mergeSandbox = (base: unknown, over: SandboxSettings): SandboxSetti
   const files = over.credentials?.files
   const overFilesystem = over.filesystem !== undefined || (files ?? []).some((entry) => entry.mode === "deny")
   const filesystem = merged.filesystem
-  if (overFilesystem && over.filesystem?.disabled === undefined && isRecord(filesystem) && filesystem.disabled === true) {
+  if (
+    overFilesystem && over.filesystem?.disabled === undefined && isRecord(filesystem) && filesystem.disabled === true
+  ) {
     const { disabled: _, ...rest } = filesystem
     merged.filesystem = rest
   }
