@@ -403,6 +403,20 @@ export const SystemPrompt = Schema.Union(
  */
 export type SystemPrompt = typeof SystemPrompt.Type
 
+/**
+ * A block of its own in a `systemPrompt` array marks where the static part
+ * of the prompt (cacheable across sessions) ends and the session-specific
+ * part begins (the official SDK's `SYSTEM_PROMPT_DYNAMIC_BOUNDARY`).
+ *
+ * ```ts
+ * ClaudeCode.query(prompt, { systemPrompt: [instructions, ClaudeOptions.systemPromptDynamicBoundary, context] })
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const systemPromptDynamicBoundary = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"
+
 const ThinkingDisplay = Schema.Literal("summarized", "omitted")
 
 /**

@@ -61,10 +61,9 @@ const NOT_OPTIONS: Readonly<Record<string, string>> = {
   canUseTool: "use PermissionGate.layer(handler) instead",
   hooks: "use HookLayer (hooks are Layers) instead",
   abortController: "interrupt the fiber, stream or scope instead",
-  spawnClaudeCodeProcess:
-    "not supported: the SDK spawns the CLI itself; to run it elsewhere, provide a CliProcess layer of your own",
+  spawnClaudeCodeProcess: "not supported: the SDK spawns the CLI itself",
   pathToClaudeCodeExecutable: "use `executable` (the path to the claude binary)",
-  executableArgs: "not supported: the CLI is a native binary, started without a JavaScript runtime",
+  executableArgs: "not supported: the CLI is a native binary",
   onElicitation: "not supported yet",
   onUserDialog: "not supported yet",
   sessionStore: "not supported",
