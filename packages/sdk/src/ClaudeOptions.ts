@@ -1185,6 +1185,8 @@ export const decodePartial: (input: unknown) => Effect.Effect<Options, OptionsEr
  * - the records `env`, `mcpServers`, `agents`, `extraArgs` and `toolAliases`
  *   merge key by key (an `env` key set to `undefined` in `overrides` removes
  *   the inherited value);
+ * - `sandbox` merges by the rules it is merged into `settings` with (see
+ *   {@link SandboxSettings}: restriction lists add up, other values replace);
  * - arrays and other objects from `overrides` replace;
  * - options that only make sense together are taken as a group: when
  *   `overrides` sets any of `continue`/`resume`/`sessionId`/`forkSession`/
@@ -1217,6 +1219,9 @@ export const baseArgs: ReadonlyArray<string> = mapping.baseArgs
  * (so that a value starting with `-` is never read as a flag). JSON payloads
  * (`--mcp-config`, `--settings`, `--managed-settings`) and `extraArgs` are
  * separate arguments unless the value starts with `-`.
+ *
+ * `sandbox` goes in `--settings`, merged into the `sandbox` block of
+ * `settings` (an object or a JSON string) by the official SDK's rules.
  *
  * `permissionPromptTool: true` (a `PermissionGate` is present) adds
  * `--permission-prompt-tool=stdio`; it then wins over
