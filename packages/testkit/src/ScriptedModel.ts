@@ -588,6 +588,32 @@ export const compactionSummary: (
   options?: { readonly times?: number | undefined }
 ) => Rule = internal.compactionSummary
 
+/**
+ * A rule that answers subagents only: the next `times` (default 1) requests
+ * for which {@link isSubagentRequest} holds get `reply`, whatever else the
+ * script holds. Put it first in the script; the main loop's turns follow it
+ * in order, whenever the subagent's requests arrive.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([
+ *   ScriptedModel.subagent(ScriptedModel.text("the helper's report")),
+ *   ScriptedModel.toolUse("Agent", { description: "helper", prompt: "look around" }),
+ *   ScriptedModel.text("done")
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const subagent = (
+  reply: Reply | ((request: ModelRequest) => Reply | undefined),
+  options?: { readonly times?: number | undefined }
+): Rule =>
+  rule(
+    (request) => isSubagentRequest(request) ? (typeof reply === "function" ? reply(request) : reply) : undefined,
+    { times: options?.times ?? 1 }
+  )
+
 // -------------------------------------------------------------------------------------------------
 // Constructors and layers
 // -------------------------------------------------------------------------------------------------
