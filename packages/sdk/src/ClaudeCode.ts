@@ -35,6 +35,7 @@ import * as InternalElicitation from "./internal/elicitation.js"
 import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
+import * as StderrLines from "./internal/stderrLines.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
@@ -121,17 +122,19 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * every inbound handler (hooks, the permission gate if provided, the SDK MCP
  * servers, elicitations — declined without an `ElicitationHandler` — and user
  * dialogs if a `UserDialog` is provided, whose kinds the initialize request
- * declares). A `CliProcess` or `HookRegistry` the calling context provides is
- * used in place of its layer.
+ * declares), and the CLI's stderr as lines. A `CliProcess` or `HookRegistry`
+ * the calling context provides is used in place of its layer (a provided
+ * process has no stderr lines here).
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
   Effect.map(
     Effect.all([
       Effect.serviceOption(PermissionGate.PermissionGate),
+      Effect.serviceOption(CliProcess.CliProcess),
       Effect.serviceOption(ElicitationHandler.ElicitationHandler),
       Effect.serviceOption(UserDialog.UserDialog)
     ]),
-    ([gate, elicitation, dialog]): InternalSession.SessionEnvironment => {
+    ([gate, providedCli, elicitation, dialog]): InternalSession.SessionEnvironment => {
       const settings = ClaudeOptions.runtimeSettings(options)
       const processEnv = ClaudeOptions.toEnv(options, process.env)
       const secrets = Secrets.secretValues(options, processEnv)
@@ -140,40 +143,44 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
       const mcp = InternalMcpServer.sessionServers(options, {
         elicit: InternalElicitation.answer(elicitationHandler)
       })
-      const services = (wiring: InternalSession.SessionWiring) => {
-        const base = Layer.merge(
-          fromContextOr(
-            CliProcess.CliProcess,
-            CliProcess.layer({
-              executable,
-              args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
-              env: processEnv,
-              cwd: settings.cwd,
-              maxLineChars: settings.maxLineChars,
-              closeGracePeriod: settings.closeGracePeriod,
-              redact: secrets
-            })
-          ),
-          fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
-        )
-        const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
-          ControlRouter.layer({
-            ...wiring,
-            handlers: [
-              hooks.inboundHandler,
-              ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-              mcp.handler,
-              InternalElicitation.inboundHandler(elicitationHandler),
-              ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
-            ],
-            controlTimeout: settings.controlTimeout
-          })))
-        return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
-          cli: Context.get(context, CliProcess.CliProcess),
-          router: Context.get(context, ControlRouter.ControlRouter),
-          hooks: Context.get(context, HookRegistry.HookRegistry)
-        }))
-      }
+      const services = (wiring: InternalSession.SessionWiring) =>
+        Effect.flatMap(Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make, (stderr) => {
+          const base = Layer.merge(
+            fromContextOr(
+              CliProcess.CliProcess,
+              CliProcess.layer({
+                executable,
+                args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+                env: processEnv,
+                cwd: settings.cwd,
+                maxLineChars: settings.maxLineChars,
+                closeGracePeriod: settings.closeGracePeriod,
+                redact: secrets,
+                onStderr: stderr.publish,
+                onStderrEnd: stderr.end
+              })
+            ),
+            fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
+          )
+          const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
+            ControlRouter.layer({
+              ...wiring,
+              handlers: [
+                hooks.inboundHandler,
+                ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+                mcp.handler,
+                InternalElicitation.inboundHandler(elicitationHandler),
+                ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
+              ],
+              controlTimeout: settings.controlTimeout
+            })))
+          return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
+            cli: Context.get(context, CliProcess.CliProcess),
+            router: Context.get(context, ControlRouter.ControlRouter),
+            hooks: Context.get(context, HookRegistry.HookRegistry),
+            stderr: stderr.lines
+          }))
+        })
       return {
         settings,
         secrets,

@@ -20,7 +20,7 @@ import { McpReadResourceResponse } from "./protocol/responses.js"
 /** The members of `Session` that are control requests. */
 export type ControlMethods = Omit<
   Session,
-  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput"
+  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput" | "stderr"
 >
 
 /**
