@@ -11,7 +11,7 @@ import type { Protocol } from "@claude-effect/sdk"
 import type * as Prompt from "@effect/ai/Prompt"
 import * as Effect from "effect/Effect"
 import * as Encoding from "effect/Encoding"
-import { UnsupportedInputError } from "../ClaudeCodeAiError.js"
+import { UnsupportedInputError } from "./aiError.js"
 
 /** What one call sends: the system prompt (when the session starts) and the user turn. @internal */
 export interface TurnInput {

@@ -15,7 +15,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { UnsupportedInputError } from "../ClaudeCodeAiError.js"
+import { UnsupportedInputError } from "./aiError.js"
 
 /** What a toolkit handler answered, encoded as the model gets it. @internal */
 export interface Outcome {
