@@ -11,3 +11,18 @@ export * as ClaudeCodeAiError from "./ClaudeCodeAiError.js"
  * @since 0.1.0
  */
 export * as ClaudeCodeLanguageModel from "./ClaudeCodeLanguageModel.js"
+
+/**
+ * The CLI's built-in tools as provider-defined tools, for typed tool-call
+ * and tool-result parts.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeCodeTool from "./ClaudeCodeTool.js"
+
+/**
+ * An `@effect/ai` `Chat` on one Claude Code session.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeCodeChat from "./ClaudeCodeChat.js"

@@ -27,6 +27,11 @@ import * as Schema from "effect/Schema"
  * - `ToolkitChanged`: a chat's turn brings a toolkit other than the one its
  *   session started with.
  * - `HandlerMissing`: a toolkit tool whose handler is not in the context.
+ * - `ForeignTool`: a provider-defined tool of another provider in the
+ *   toolkit (`AnthropicTool.WebSearch`): Claude Code cannot run it.
+ * - `ResponseFormat`: a chat's turn asks for another response format (text,
+ *   or an object of another schema) than its session started with: the CLI
+ *   takes the structured-output schema when it starts.
  *
  * @since 0.1.0
  * @category Errors
@@ -43,7 +48,9 @@ export class UnsupportedInputError
         "ToolChoice",
         "HistoryChanged",
         "ToolkitChanged",
-        "HandlerMissing"
+        "HandlerMissing",
+        "ForeignTool",
+        "ResponseFormat"
       ),
       path: Schema.String,
       detail: Schema.String

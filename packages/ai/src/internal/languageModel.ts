@@ -22,8 +22,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import type { Mutable } from "effect/Types"
-import { UnsupportedInputError } from "./aiError.js"
 import type { Config } from "../ClaudeCodeLanguageModel.js"
+import { UnsupportedInputError } from "./aiError.js"
 import type * as InternalPrompt from "./prompt.js"
 import * as Tools from "./tools.js"
 import * as Translate from "./translate.js"
@@ -161,9 +161,8 @@ export const offeredTools = (options: LanguageModel.ProviderOptions): ReadonlyAr
 export const toolIndex = (serverName: string, tools: ReadonlyArray<AiTool.Any>): ReadonlyMap<string, AiTool.Any> => {
   const index = new Map<string, AiTool.Any>()
   for (const tool of tools) {
-    const provider = (tool as { readonly providerName?: unknown }).providerName
-    if (Tools.served([tool]).length > 0) index.set(Tools.cliName(serverName, tool), tool)
-    else if (typeof provider === "string") index.set(provider, tool)
+    if (Tools.isClaudeCodeTool(tool)) index.set(tool.providerName, tool)
+    else if (Tools.served([tool]).length > 0) index.set(Tools.cliName(serverName, tool), tool)
   }
   return index
 }
@@ -277,6 +276,7 @@ export const oneShot = (
     yield* checkToolChoice(providerOptions.toolChoice)
     const input = yield* turnInput(providerOptions.prompt)
     const tools = offeredTools(providerOptions)
+    yield* Tools.checkProviderTools(tools)
     const bridge = Tools.served(tools).length > 0
       ? yield* Tools.make({ serverName, tools, timeout: config.toolTimeout })
       : undefined

@@ -48,6 +48,29 @@ export interface Bridge {
   ) => Effect.Effect<ReadonlyMap<string, Outcome>, UnsupportedInputError>
 }
 
+/** The prefix of the ids of the `ClaudeCodeTool`s. @internal */
+export const idPrefix = "claude-code."
+
+/** Whether a tool is a `ClaudeCodeTool` (one of the CLI's built-in tools). @internal */
+export const isClaudeCodeTool = (tool: AiTool.Any): tool is AiTool.AnyProviderDefined =>
+  AiTool.isProviderDefined(tool) && tool.id.startsWith(idPrefix)
+
+/**
+ * Refuses the provider-defined tools of other providers: Claude Code cannot
+ * run them (its own are the `ClaudeCodeTool`s).
+ *
+ * @internal
+ */
+export const checkProviderTools = (tools: ReadonlyArray<AiTool.Any>): Effect.Effect<void, UnsupportedInputError> => {
+  const foreign = tools.find((tool) => AiTool.isProviderDefined(tool) && !isClaudeCodeTool(tool))
+  return foreign === undefined ? Effect.void : new UnsupportedInputError({
+    reason: "ForeignTool",
+    path: `toolkit.${foreign.name}`,
+    detail: `${foreign.name} (${foreign.id}) is a tool another provider runs; Claude Code cannot: use its own ` +
+      `built-in tools (ClaudeCodeTool) or a tool of your own with a handler`
+  })
+}
+
 /** The tools the MCP server serves: the user-defined ones (provider-defined tools are the CLI's own). @internal */
 export const served = (tools: ReadonlyArray<AiTool.Any>): ReadonlyArray<AiTool.Any> =>
   tools.filter(AiTool.isUserDefined)
