@@ -51,8 +51,10 @@ export const make = (
     const claude = yield* ClaudeCode.ClaudeCode
     const scope = yield* Effect.scope
     let opened: Opened | undefined
-    // How many messages of the chat's history the session holds.
-    let held = 0
+    // How many messages of the chat's history the last turn left there (its prompt), and whether that turn
+    // produced an assistant message, which the chat appends to its history (`Prompt.fromResponseParts`).
+    let recorded = 0
+    let producedLast = false
 
     const open = (providerOptions: LanguageModel.ProviderOptions, tools: ReadonlyArray<AiTool.Any>) =>
       Effect.gen(function*() {
@@ -103,7 +105,10 @@ export const make = (
               `brings [${toolKey(Tools.served(tools))}]: give every turn of a chat the same toolkit`
           })
         }
-        return yield* InternalPrompt.continued(providerOptions.prompt, held)
+        const messages = providerOptions.prompt.content
+        // The assistant message after the last prompt is the session's own answer: it holds it already.
+        const start = producedLast && messages[recorded]?.role === "assistant" ? recorded + 1 : recorded
+        return yield* InternalPrompt.continued(providerOptions.prompt, start)
       })
 
     const turn = (
@@ -134,13 +139,14 @@ export const make = (
         const messages = session.session.turn(started.content).pipe(
           Stream.tap((message) => Effect.sync(() => ended ||= message.type === "result"))
         )
+        // What the chat records of the turn: `Chat.streamText` records its prompt however the stream ends,
+        // `generateText` and `generateObject` only when they succeed.
+        const record = Effect.sync(() => {
+          recorded = providerOptions.prompt.content.length
+          producedLast = translator.producedContent()
+        })
         return Internal.translateTurn(messages, translator, providerOptions.responseFormat).pipe(
-          Stream.onDone(() =>
-            Effect.sync(() => {
-              // The chat adds the prompt and, when the turn produced any, one assistant message.
-              held = providerOptions.prompt.content.length + (translator.producedContent() ? 1 : 0)
-            })
-          ),
+          method === "streamText" ? Stream.ensuring(record) : Stream.onDone(() => record),
           // A turn cut short (interrupted, failed before its result) is stopped in the CLI, and what is left of
           // it is read, so that the next turn starts at its own messages.
           Stream.ensuring(Effect.suspend(() =>

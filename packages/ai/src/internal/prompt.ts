@@ -182,8 +182,8 @@ export const fresh = (prompt: Prompt.Prompt): Effect.Effect<TurnInput, Unsupport
   })
 
 /**
- * The input of a later turn of a session that already holds the first
- * `held` messages: only user messages may follow.
+ * The input of a later turn of a session that already holds the messages
+ * before `held`: only user messages may follow.
  *
  * @internal
  */

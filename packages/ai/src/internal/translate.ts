@@ -136,7 +136,11 @@ export interface Translator {
   readonly push: (message: Protocol.Message) => ReadonlyArray<Part>
   /** Closes what a cut-off stream left open, and the finish part of the result. */
   readonly finish: (result: Protocol.ResultMessage) => ReadonlyArray<Part>
-  /** Whether a part that makes an assistant message was produced (see `Prompt.fromResponseParts`). */
+  /**
+   * Whether a part was produced that makes an assistant message of the
+   * chat's history (`Prompt.fromResponseParts`: whole text and reasoning,
+   * ended deltas, tool calls and results).
+   */
   readonly producedContent: () => boolean
 }
 
@@ -185,11 +189,9 @@ export const make = (options: TranslatorOptions): Translator => {
       case "content_block_delta": {
         const kind = open.get(key)
         if (kind === "text" && event.delta?.type === "text_delta" && event.delta.text !== undefined) {
-          produced = true
           return [{ type: "text-delta", id: key, delta: event.delta.text }]
         }
         if (kind === "reasoning" && event.delta?.type === "thinking_delta" && event.delta.thinking !== undefined) {
-          produced = true
           return [{ type: "reasoning-delta", id: key, delta: event.delta.thinking }]
         }
         return []
@@ -198,6 +200,7 @@ export const make = (options: TranslatorOptions): Translator => {
         const kind = open.get(key)
         if (kind === undefined) return []
         open.delete(key)
+        produced = true
         return [{ type: kind === "text" ? "text-end" : "reasoning-end", id: key }]
       }
       default:
@@ -332,6 +335,7 @@ export const make = (options: TranslatorOptions): Translator => {
     finish: (result) => {
       const closing: Array<Part> = []
       for (const [id, kind] of open) closing.push({ type: kind === "text" ? "text-end" : "reasoning-end", id })
+      if (open.size > 0) produced = true
       open.clear()
       const fields = Either.getOrElse(decodeResult(result), (): typeof ResultFields.Type => ({}))
       const usage = fields.usage
