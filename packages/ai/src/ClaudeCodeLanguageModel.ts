@@ -58,6 +58,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
 import * as Layer from "effect/Layer"
+import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as internal from "./internal/languageModel.js"
 import * as InternalPrompt from "./internal/prompt.js"
@@ -91,35 +92,38 @@ export interface Config extends ClaudeOptions.OptionsInput {
 export const ConfigOverride: typeof internal.ConfigOverride = internal.ConfigOverride
 
 /**
- * The provider metadata of a `finish` part (`metadata.claudeCode`); the
- * `response-metadata` part has `sessionId`, `pid`, `cwd`,
- * `permissionMode` and `claudeCodeVersion`.
+ * The provider metadata of a `finish` part (`metadata.claudeCode`):
+ * `sessionId`, `pid` (the CLI's process id), `costUsd` (what the turn cost,
+ * as the CLI computed it), `durationMs`, `durationApiMs`, `numTurns` (the
+ * agent's API requests), `stopReason` (of the last API response, which the
+ * finish reason is read from), `terminalReason` (why the agent loop ended:
+ * `completed`, `hook_stopped`, `max_turns`, ...), `permissionDenials`,
+ * `modelUsage`, `toolCalls` (every tool call of the turn, of any tool, with
+ * the text of its result) and, for `generateObject`, `text` (the agent's
+ * text besides the answer). The `response-metadata` part has `sessionId`,
+ * `pid`, `cwd`, `permissionMode` and `claudeCodeVersion`.
  *
  * @since 0.1.0
  * @category Models
  */
-export interface ProviderMetadata {
-  readonly sessionId: string | undefined
-  /** The CLI's process id. */
-  readonly pid: number
-  /** What the turn cost, in US dollars, as the CLI computed it. */
-  readonly costUsd: number | undefined
-  readonly durationMs: number | undefined
-  readonly durationApiMs: number | undefined
-  /** The agent's API requests in the turn. */
-  readonly numTurns: number | undefined
-  /** The `stop_reason` of the last API response, which the finish reason is read from. */
-  readonly stopReason: string | null | undefined
-  /** Why the agent loop ended (`completed`, `hook_stopped`, `max_turns`, ...). */
-  readonly terminalReason: string | undefined
-  /** The tool calls a permission rule, hook or gate denied. */
-  readonly permissionDenials: ReadonlyArray<unknown> | undefined
-  readonly modelUsage: unknown
-  /** Every tool call of the turn, of any tool, with the text of its result. */
-  readonly toolCalls: ReadonlyArray<Translate.ToolCallRecord>
-  /** For `generateObject`: the agent's text besides the answer. */
-  readonly text?: ReadonlyArray<string>
-}
+export const ProviderMetadata: Schema.Schema<ProviderMetadata> = Translate.ProviderMetadata
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type ProviderMetadata = Translate.ProviderMetadata
+
+/**
+ * The {@link ProviderMetadata} of a response (or of its parts, streamed),
+ * read from its `finish` part; `undefined` when it has none of ours.
+ *
+ * @since 0.1.0
+ * @category Accessors
+ */
+export const getProviderMetadata: (
+  response: ReadonlyArray<Response.AnyPart> | { readonly content: ReadonlyArray<Response.AnyPart> }
+) => ProviderMetadata | undefined = Translate.getProviderMetadata
 
 /**
  * The key of this provider's metadata on response parts.

@@ -65,9 +65,6 @@ const getStock = (sku: string) => ScriptedModel.toolUse("mcp__app__GetStock", { 
 const claudeCodeMetadata = (metadata: Response.ProviderMetadata | undefined): any =>
   metadata?.[ClaudeCodeLanguageModel.metadataKey]
 
-const finishOf = (content: ReadonlyArray<Response.AnyPart>) =>
-  content.find((part): part is Response.FinishPart => part.type === "finish")!
-
 // -----------------------------------------------------------------------------
 
 describe("ClaudeCodeLanguageModel.generateText", () => {
@@ -94,11 +91,11 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       assert.strictEqual(response.finishReason, "stop")
       assert.isAbove(response.usage.inputTokens ?? 0, 0)
       assert.isAbove(response.usage.outputTokens ?? 0, 0)
-      const metadata = claudeCodeMetadata(finishOf(response.content).metadata)
+      const metadata = ClaudeCodeLanguageModel.getProviderMetadata(response)!
       assert.isNumber(metadata.costUsd)
-      assert.match(metadata.sessionId, /^[0-9a-f-]{36}$/)
-      assert.deepStrictEqual(metadata.permissionDenials.map((denial: any) => denial.tool_name), ["Bash"])
-      assert.deepStrictEqual(metadata.toolCalls.map((call: any) => [call.name, call.isError]), [["Bash", true]])
+      assert.match(metadata.sessionId!, /^[0-9a-f-]{36}$/)
+      assert.deepStrictEqual(metadata.permissionDenials?.map((denial: any) => denial.tool_name), ["Bash"])
+      assert.deepStrictEqual(metadata.toolCalls.map((call) => [call.name, call.isError]), [["Bash", true]])
     }).pipe(
       Effect.provide(HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(HookResult.deny("NO-BASH-HERE")))),
       Effect.provide(harness([bash("touch denied.txt"), ScriptedModel.text("The hook did not let me create it.")]))
@@ -151,7 +148,7 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       assert.deepStrictEqual(response.toolCalls.map((call) => call.name), ["GetStock"])
       // A denial is no OutOfCatalog: the tool's Schemas cannot carry it, the metadata does.
       assert.deepStrictEqual(response.toolResults, [])
-      const [call] = claudeCodeMetadata(finishOf(response.content).metadata).toolCalls
+      const [call] = ClaudeCodeLanguageModel.getProviderMetadata(response)!.toolCalls
       assert.deepStrictEqual([call.name, call.isError], ["mcp__app__GetStock", true])
       assert.include(call.result, "stock lookups are closed today")
     }).pipe(

@@ -19,21 +19,57 @@ import { Protocol } from "@claude-effect/sdk"
 import type * as Response from "@effect/ai/Response"
 import * as AiTool from "@effect/ai/Tool"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import type { Mutable } from "effect/Types"
 import type { Outcome } from "./tools.js"
 
 /** The key of this provider's metadata on response parts. @internal */
 export const metadataKey = "claudeCode"
 
 /** One tool call of the turn, as the finish metadata lists it. @internal */
-export interface ToolCallRecord {
-  readonly id: string
-  readonly name: string
-  readonly input: unknown
+export const ToolCallRecord = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  input: Schema.Unknown,
   /** Set for the calls of a subagent: the id of the `Agent` call it runs under. */
-  readonly parentToolUseId?: string
-  result?: string
-  isError?: boolean
+  parentToolUseId: Schema.optional(Schema.String),
+  /** The text of the result the model got. */
+  result: Schema.optional(Schema.String),
+  isError: Schema.optional(Schema.Boolean)
+})
+
+/** @internal */
+export type ToolCallRecord = typeof ToolCallRecord.Type
+
+/** The metadata of a `finish` part. @internal */
+export const ProviderMetadata = Schema.Struct({
+  sessionId: Schema.optional(Schema.String),
+  pid: Schema.Number,
+  costUsd: Schema.optional(Schema.Number),
+  durationMs: Schema.optional(Schema.Number),
+  durationApiMs: Schema.optional(Schema.Number),
+  numTurns: Schema.optional(Schema.Number),
+  stopReason: Schema.optional(Schema.NullOr(Schema.String)),
+  terminalReason: Schema.optional(Schema.String),
+  permissionDenials: Schema.optional(Schema.Array(Schema.Unknown)),
+  modelUsage: Schema.optional(Schema.Unknown),
+  toolCalls: Schema.Array(ToolCallRecord),
+  text: Schema.optional(Schema.Array(Schema.String))
+})
+
+/** @internal */
+export type ProviderMetadata = typeof ProviderMetadata.Type
+
+const decodeProviderMetadata = Schema.decodeUnknownOption(ProviderMetadata)
+
+/** The provider metadata of a response's finish part, when it is one of ours. @internal */
+export const getProviderMetadata = (
+  response: ReadonlyArray<Response.AnyPart> | { readonly content: ReadonlyArray<Response.AnyPart> }
+): ProviderMetadata | undefined => {
+  const parts: ReadonlyArray<Response.AnyPart> = "content" in response ? response.content : response
+  const finish = parts.find((part) => part.type === "finish")
+  return finish === undefined ? undefined : Option.getOrUndefined(decodeProviderMetadata(finish.metadata[metadataKey]))
 }
 
 /** @internal */
@@ -146,8 +182,8 @@ export interface Translator {
 
 /** @internal */
 export const make = (options: TranslatorOptions): Translator => {
-  const calls: Array<ToolCallRecord> = []
-  const callsById = new Map<string, ToolCallRecord>()
+  const calls: Array<Mutable<ToolCallRecord>> = []
+  const callsById = new Map<string, Mutable<ToolCallRecord>>()
   const represented = new Map<string, AiTool.Any>()
   const prose: Array<string> = []
   const open = new Map<string, "text" | "reasoning">()
@@ -210,7 +246,7 @@ export const make = (options: TranslatorOptions): Translator => {
 
   const toolCall = (block: Protocol.ToolUseBlock, parent: string | null): Array<Part> => {
     if (options.json && block.name === options.structuredOutputTool) return []
-    const record: ToolCallRecord = {
+    const record: Mutable<ToolCallRecord> = {
       id: block.id,
       name: block.name,
       input: block.input,

@@ -75,10 +75,8 @@ const onAnthropic: Effect.Effect<string, AiError.AiError | ConfigError.ConfigErr
 // #region metadata
 const withCost = Effect.gen(function*() {
   const response = yield* LanguageModel.generateText({ prompt: "Summarize README.md in one line." })
-  const finish = response.content.find((part) => part.type === "finish")
-  const meta = finish?.metadata[ClaudeCodeLanguageModel.metadataKey] as
-    | ClaudeCodeLanguageModel.ProviderMetadata
-    | undefined
+  // The finish part's metadata.claudeCode, decoded.
+  const meta = ClaudeCodeLanguageModel.getProviderMetadata(response)
   yield* Console.log(`${response.text} (${response.usage.outputTokens} tokens, $${meta?.costUsd})`)
   yield* Console.log(`session ${meta?.sessionId}, ${meta?.toolCalls.length} tool calls`)
 })
