@@ -100,6 +100,14 @@ const annotationsOf = (tool: AiTool.Any): McpTool.Annotations => ({
   })
 })
 
+/**
+ * A tool's parameters Schema is a Struct (or a tagged request Class): its
+ * encoded side is a record. Its requirements, if any, are the caller's, in
+ * whose context the MCP server is made (`LanguageModel` asks for them).
+ */
+const recordSchema = (schema: AiTool.AnyParametersSchema) =>
+  schema as unknown as Schema.Schema<unknown, { readonly [key: string]: unknown }>
+
 /** What the model reads of an outcome. */
 const answer = (outcome: Outcome): McpTool.Result => {
   const value = outcome.encodedResult
@@ -123,8 +131,7 @@ export const make = (options: {
     let turn: Turn | undefined
     const tools = served(options.tools)
     const mcpTools = tools.map((tool) => {
-      // The parameters Schema is a Struct (or a tagged request Class): its encoded side is a record.
-      const parameters = tool.parametersSchema as unknown as Schema.Schema<unknown, { readonly [key: string]: unknown }>
+      const parameters = recordSchema(tool.parametersSchema)
       const encodeParameters = Schema.encode(parameters)
       const encodeFailure = Schema.encodeUnknown(tool.failureSchema as Schema.Schema<unknown, unknown>)
       return McpTool.make(tool.name, {

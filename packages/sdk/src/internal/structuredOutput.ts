@@ -33,9 +33,8 @@ export const outputFormat = <A, I, R>(schema: Schema.Schema<A, I, R>): Effect.Ef
   Effect.suspend(() => {
     let made: Record<string, unknown>
     try {
-      made = inlineDefinitions(
-        JSONSchema.make(schema as Schema.Schema<A, I, never>) as unknown as Record<string, unknown>
-      )
+      // A JSON Schema is an object: its entries, as a record.
+      made = inlineDefinitions(Object.fromEntries(Object.entries(JSONSchema.make(schema as Schema.Schema<A, I, never>))))
     } catch (cause) {
       return new OptionsError({
         reason: "InvalidOptions",
