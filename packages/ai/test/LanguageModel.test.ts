@@ -221,6 +221,42 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
     }).pipe(Effect.provide(ShopLive), Effect.provide(harness([ScriptedModel.text("never")]))))
 })
 
+describe("ClaudeCodeLanguageModel configuration", () => {
+  it.live("withConfigOverride sets the options of the calls it wraps, over the layer's", () =>
+    Effect.gen(function*() {
+      const response = yield* LanguageModel.generateText({ prompt: "hi" }).pipe(
+        ClaudeCodeLanguageModel.withConfigOverride({ model: "claude-override-model" })
+      )
+      assert.strictEqual(response.text, "hello")
+      const [first] = yield* ScriptedModel.turnRequests
+      assert.strictEqual(first.model, "claude-override-model")
+      // the next call, outside the override, has the layer's model again
+      yield* LanguageModel.generateText({ prompt: "hi again" })
+      assert.strictEqual((yield* ScriptedModel.turnRequests)[1].model, "claude-layer-model")
+    }).pipe(Effect.provide(harness([ScriptedModel.text("hello"), ScriptedModel.text("hello again")], {
+      model: "claude-layer-model"
+    }))))
+
+  it.live("a toolkit whose handlers are not in the context, or whose names cannot be served, is refused", () =>
+    Effect.gen(function*() {
+      // Resolved elsewhere: the handler's layer is not where the call runs.
+      const resolved = yield* Effect.provide(Shop, ShopLive)
+      const missing = yield* Effect.flip(LanguageModel.generateText({ prompt: "stock?", toolkit: resolved }))
+      assert.deepStrictEqual([(missing as any).cause?.reason, (missing as any).cause?.path], [
+        "HandlerMissing",
+        "toolkit.GetStock"
+      ])
+      const Dotted = Tool.make("stock.get", { parameters: { sku: Schema.String }, success: Schema.Number })
+      const badName = yield* Effect.flip(
+        LanguageModel.generateText({ prompt: "stock?", toolkit: Toolkit.make(Dotted) }).pipe(
+          Effect.provide(Toolkit.make(Dotted).toLayer({ "stock.get": () => Effect.succeed(1) }))
+        )
+      )
+      assert.strictEqual((badName as any).cause?.reason, "ToolName")
+      assert.deepStrictEqual(yield* ScriptedModel.requests, [])
+    }).pipe(Effect.provide(harness([ScriptedModel.text("never")]))))
+})
+
 describe("ClaudeCodeLanguageModel.streamText", () => {
   it.live("streams text deltas in order, with the tool calls and results as they happen", () =>
     Effect.gen(function*() {

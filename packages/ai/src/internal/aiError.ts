@@ -29,6 +29,8 @@ import * as Schema from "effect/Schema"
  * - `HandlerMissing`: a toolkit tool whose handler is not in the context.
  * - `ForeignTool`: a provider-defined tool of another provider in the
  *   toolkit (`AnthropicTool.WebSearch`): Claude Code cannot run it.
+ * - `ToolName`: a tool (or `toolServerName`) whose name cannot be an MCP
+ *   tool's (1 to 64 letters, digits, `_`, `-`).
  * - `ResponseFormat`: a chat's turn asks for another response format (text,
  *   or an object of another schema) than its session started with: the CLI
  *   takes the structured-output schema when it starts.
@@ -50,6 +52,7 @@ export class UnsupportedInputError
         "ToolkitChanged",
         "HandlerMissing",
         "ForeignTool",
+        "ToolName",
         "ResponseFormat"
       ),
       path: Schema.String,

@@ -189,6 +189,13 @@ export const sessionOptions = (
     withSystem(options, request.system)
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     if (request.bridge !== undefined) {
+      if (base.mcpServers?.[request.bridge.serverName] !== undefined) {
+        return yield* new ClaudeError.OptionsError({
+          reason: "Conflict",
+          detail: `mcpServers.${request.bridge.serverName}: the toolkit's MCP server has that name (toolServerName); ` +
+            `rename one of them`
+        })
+      }
       options.mcpServers = { ...base.mcpServers, [request.bridge.serverName]: request.bridge.server }
       if (Option.isNone(gate)) {
         options.allowedTools = [...(base.allowedTools ?? []), `mcp__${request.bridge.serverName}`]

@@ -17,6 +17,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { UnsupportedInputError } from "./aiError.js"
 
+/** The names the Messages API accepts for a tool (and the CLI for an MCP server). */
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/
+
 /** What a toolkit handler answered, encoded as the model gets it. @internal */
 export interface Outcome {
   readonly isFailure: boolean
@@ -126,10 +129,27 @@ export const make = (options: {
   readonly serverName: string
   readonly tools: ReadonlyArray<AiTool.Any>
   readonly timeout: Duration.DurationInput | undefined
-}): Effect.Effect<Bridge> =>
+}): Effect.Effect<Bridge, UnsupportedInputError> =>
   Effect.gen(function*() {
     let turn: Turn | undefined
     const tools = served(options.tools)
+    const badName = tools.find((tool) => !TOOL_NAME.test(tool.name))
+    if (badName !== undefined) {
+      return yield* new UnsupportedInputError({
+        reason: "ToolName",
+        path: `toolkit.${badName.name}`,
+        detail: `the tool name "${badName.name}" cannot be served to the agent: MCP tool names are 1 to 64 ` +
+          `letters, digits, "_" or "-"; rename the tool`
+      })
+    }
+    if (!TOOL_NAME.test(options.serverName) || options.serverName.includes("__")) {
+      return yield* new UnsupportedInputError({
+        reason: "ToolName",
+        path: "toolServerName",
+        detail: `"${options.serverName}" cannot name the toolkit's MCP server: use letters, digits, "_" or "-" ` +
+          `(no "__", which separates the parts of mcp__<server>__<tool>)`
+      })
+    }
     const mcpTools = tools.map((tool) => {
       const parameters = recordSchema(tool.parametersSchema)
       const encodeParameters = Schema.encode(parameters)
