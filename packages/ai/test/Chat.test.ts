@@ -1,6 +1,8 @@
 import { ClaudeCodeChat, ClaudeCodeLanguageModel } from "@claude-effect/ai"
 import { ScriptedModel } from "@claude-effect/testkit"
 import type * as Response from "@effect/ai/Response"
+import * as Tool from "@effect/ai/Tool"
+import * as Toolkit from "@effect/ai/Toolkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -93,6 +95,34 @@ describe("ClaudeCodeChat", () => {
       Effect.provide(harness([
         ScriptedModel.slow(ScriptedModel.text("la ".repeat(300)), { delay: "20 millis", chunkSize: 3 }),
         ScriptedModel.text("still here")
+      ]))
+    ))
+
+  it.live("the app's toolkit serves every turn of the chat, each call with the handlers of its turn", () =>
+    Effect.gen(function*() {
+      const counted = yield* Ref.make<ReadonlyArray<number>>([])
+      const Count = Tool.make("Count", { parameters: { n: Schema.Number }, success: Schema.Number })
+      const Counter = Toolkit.make(Count)
+      const CounterLive = Counter.toLayer({
+        Count: ({ n }) => Effect.as(Ref.update(counted, (all) => [...all, n]), n + 1)
+      })
+      const chat = yield* ClaudeCodeChat.make()
+      const one = yield* chat.generateText({ prompt: "count from 1", toolkit: Counter }).pipe(
+        Effect.provide(CounterLive)
+      )
+      const two = yield* chat.generateText({ prompt: "count from 2", toolkit: Counter }).pipe(
+        Effect.provide(CounterLive)
+      )
+      assert.deepStrictEqual(yield* Ref.get(counted), [1, 2])
+      assert.deepStrictEqual([one.toolResults[0]?.result, two.toolResults[0]?.result], [2, 3])
+      assert.strictEqual(pidOf(one.content), pidOf(two.content))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(harness([
+        ScriptedModel.toolUse("mcp__app__Count", { n: 1 }),
+        ScriptedModel.text("2"),
+        ScriptedModel.toolUse("mcp__app__Count", { n: 2 }),
+        ScriptedModel.text("3")
       ]))
     ))
 })
