@@ -119,6 +119,14 @@ export * as PermissionGate from "./PermissionGate.js"
 export * as PermissionResult from "./PermissionResult.js"
 
 /**
+ * The sessions the CLI kept on disk: list, read, rename, tag, archive,
+ * delete and fork them.
+ *
+ * @since 0.1.0
+ */
+export * as SessionHistory from "./SessionHistory.js"
+
+/**
  * A multi-turn session.
  *
  * @since 0.1.0
