@@ -34,7 +34,9 @@ export const outputFormat = <A, I, R>(schema: Schema.Schema<A, I, R>): Effect.Ef
     let made: Record<string, unknown>
     try {
       // A JSON Schema is an object: its entries, as a record.
-      made = inlineDefinitions(Object.fromEntries(Object.entries(JSONSchema.make(schema as Schema.Schema<A, I, never>))))
+      made = inlineDefinitions(
+        Object.fromEntries(Object.entries(JSONSchema.make(schema as Schema.Schema<A, I, never>)))
+      )
     } catch (cause) {
       return new OptionsError({
         reason: "InvalidOptions",
