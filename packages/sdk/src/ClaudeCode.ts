@@ -33,6 +33,7 @@ import * as HookRegistry from "./HookRegistry.js"
 import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
+import * as StderrLines from "./internal/stderrLines.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
@@ -117,54 +118,65 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * process spawned with the arguments and environment the options map to, the
  * hook registry of the hook layers in scope, and the router over both with
  * every inbound handler (hooks, the permission gate if provided, the SDK MCP
- * servers). A `CliProcess` or `HookRegistry` the calling context provides is
- * used in place of its layer.
+ * servers), and the CLI's stderr as lines. A `CliProcess` or `HookRegistry`
+ * the calling context provides is used in place of its layer (a provided
+ * process has no stderr lines here).
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
-  Effect.map(Effect.serviceOption(PermissionGate.PermissionGate), (gate): InternalSession.SessionEnvironment => {
-    const settings = ClaudeOptions.runtimeSettings(options)
-    const processEnv = ClaudeOptions.toEnv(options, process.env)
-    const secrets = Secrets.secretValues(options, processEnv)
-    const mcp = InternalMcpServer.sessionExtras(options)
-    const services = (wiring: InternalSession.SessionWiring) => {
-      const base = Layer.merge(
-        fromContextOr(
-          CliProcess.CliProcess,
-          CliProcess.layer({
-            executable,
-            args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
-            env: processEnv,
-            cwd: settings.cwd,
-            maxLineChars: settings.maxLineChars,
-            closeGracePeriod: settings.closeGracePeriod,
-            redact: secrets
-          })
-        ),
-        fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
-      )
-      const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
-        ControlRouter.layer({
-          ...wiring,
-          handlers: [
-            hooks.inboundHandler,
-            ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-            ...mcp.handlers
-          ],
-          controlTimeout: settings.controlTimeout
-        })))
-      return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
-        cli: Context.get(context, CliProcess.CliProcess),
-        router: Context.get(context, ControlRouter.ControlRouter),
-        hooks: Context.get(context, HookRegistry.HookRegistry)
-      }))
+  Effect.map(
+    Effect.all([
+      Effect.serviceOption(PermissionGate.PermissionGate),
+      Effect.serviceOption(CliProcess.CliProcess)
+    ]),
+    ([gate, providedCli]): InternalSession.SessionEnvironment => {
+      const settings = ClaudeOptions.runtimeSettings(options)
+      const processEnv = ClaudeOptions.toEnv(options, process.env)
+      const secrets = Secrets.secretValues(options, processEnv)
+      const mcp = InternalMcpServer.sessionExtras(options)
+      const services = (wiring: InternalSession.SessionWiring) =>
+        Effect.flatMap(Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make, (stderr) => {
+          const base = Layer.merge(
+            fromContextOr(
+              CliProcess.CliProcess,
+              CliProcess.layer({
+                executable,
+                args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+                env: processEnv,
+                cwd: settings.cwd,
+                maxLineChars: settings.maxLineChars,
+                closeGracePeriod: settings.closeGracePeriod,
+                redact: secrets,
+                onStderr: stderr.publish,
+                onStderrEnd: stderr.end
+              })
+            ),
+            fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
+          )
+          const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
+            ControlRouter.layer({
+              ...wiring,
+              handlers: [
+                hooks.inboundHandler,
+                ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+                ...mcp.handlers
+              ],
+              controlTimeout: settings.controlTimeout
+            })))
+          return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
+            cli: Context.get(context, CliProcess.CliProcess),
+            router: Context.get(context, ControlRouter.ControlRouter),
+            hooks: Context.get(context, HookRegistry.HookRegistry),
+            stderr: stderr.lines
+          }))
+        })
+      return {
+        settings,
+        secrets,
+        initialize: { ...ClaudeOptions.toInitializeFields(options), ...mcp.initialize },
+        services
+      }
     }
-    return {
-      settings,
-      secrets,
-      initialize: { ...ClaudeOptions.toInitializeFields(options), ...mcp.initialize },
-      services
-    }
-  })
+  )
 
 const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
   Layer.unwrapEffect(Effect.map(

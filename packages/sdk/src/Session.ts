@@ -87,6 +87,14 @@ export interface Session {
   readonly messages: Stream.Stream<Protocol.Message, ClaudeError>
   /** Ends the input: the CLI finishes what it is doing and exits. */
   readonly endInput: Effect.Effect<void>
+  /**
+   * The CLI's stderr, line by line, with the session's secrets redacted: the last 1,024 lines so far, then
+   * each line as it comes; it ends when stderr closes (the CLI has exited). Any number of readers, each
+   * with a buffer of 1,024 lines that slides: a reader that falls behind loses the oldest lines it has not
+   * read, and never holds the CLI back. A line longer than 8 Ki characters is cut (ending in `…`). Empty
+   * when the session's `CliProcess` came from the calling context.
+   */
+  readonly stderr: Stream.Stream<string>
   // ---------------------------------------------------------------------------
   // Control: the official SDK's `Query` methods, each one request of the table
   // (`ControlRequest.requests`). Every one fails with `ControlError` (reason

@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as HashSet from "effect/HashSet"
@@ -74,6 +75,8 @@ export interface SessionServices {
   readonly cli: CliProcess.CliProcess.Service
   readonly router: ControlRouter.ControlRouter.Service
   readonly hooks: HookRegistry.HookRegistry.Service
+  /** The CLI's stderr lines, redacted (see `Session.stderr`). */
+  readonly stderr: Stream.Stream<string>
 }
 
 /**
@@ -130,6 +133,9 @@ const makeTurnTracker = () => {
   }
 }
 
+/** How long closing waits for the stderr sink to take the CLI's last lines. */
+const stderrSinkDrain = Duration.seconds(1)
+
 /** @internal */
 export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
   typeof prompt === "string" || Array.isArray(prompt)
@@ -174,7 +180,7 @@ const makeSession = (
     const turns = makeTurnTracker()
     const turnInFlight = turns.inFlight
 
-    const { cli, hooks, router } = yield* env.services({
+    const { cli, hooks, router, stderr } = yield* env.services({
       observe: turns.observe,
       classifyExit: turns.classifyExit,
       redact: redactor.redact,
@@ -187,6 +193,28 @@ const makeSession = (
     })
     const pid = cli.pid
     sessionSpan.attribute(Telemetry.attributes.pid, pid)
+
+    // The stderr sink reads its own bounded buffer, so a slow one never slows the CLI. At close (this finalizer
+    // runs after the shutdown's, added below) it gets what the CLI wrote until it exited, within a bound.
+    if (settings.stderr !== undefined) {
+      const sink = settings.stderr
+      const sinking = yield* stderr.pipe(
+        Stream.runForEach((line) =>
+          Effect.catchAllCause(
+            sink(line),
+            (cause) => Effect.logWarning("the stderr sink failed on a line; the next line goes to it again", cause)
+          )
+        ),
+        Effect.annotateLogs({ pid, source: "stderr" }),
+        Effect.forkDaemon
+      )
+      yield* Effect.addFinalizer(() =>
+        Effect.zipRight(
+          Effect.timeoutOption(Effect.interruptible(Fiber.await(sinking)), stderrSinkDrain),
+          Fiber.interrupt(sinking)
+        )
+      )
+    }
 
     const startTurn = Effect.suspend(() => {
       if (turnSpan !== undefined) return Effect.void
@@ -337,7 +365,8 @@ const makeSession = (
 
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
-        const input = toUserInput(prompt)
+        const given = toUserInput(prompt)
+        const input = settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
         turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
           return router.send(input as Protocol.StdinMessage)
@@ -354,6 +383,7 @@ const makeSession = (
       receiveTurn,
       messages,
       endInput: cli.endInput,
+      stderr,
       ...SessionControl.make(router, initialization)
     } satisfies Session
   })

@@ -14,7 +14,7 @@ import { controlRequests as requests } from "./protocol/control.js"
 /** The members of `Session` that are control requests. */
 export type ControlMethods = Omit<
   Session,
-  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput"
+  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput" | "stderr"
 >
 
 /** @internal */

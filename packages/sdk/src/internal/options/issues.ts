@@ -53,11 +53,13 @@ const describeActual = (actual: string, expected: string, sensitive: boolean): s
 const shortenExpected = (expected: string): string =>
   expected.length <= MAX_EXPECTED ? expected : `${expected.slice(0, MAX_EXPECTED)}…`
 
-/** Options an Effect program gets from a Layer or a handler instead. */
+/**
+ * Options of the official SDK that are not options here, each with why and
+ * what to use instead (docs/official-sdk.md has the whole mapping).
+ */
 const NOT_OPTIONS: Readonly<Record<string, string>> = {
   canUseTool: "use PermissionGate.layer(handler) instead",
   hooks: "use HookLayer (hooks are Layers) instead",
-  stderr: "the runtime drains stderr and keeps its tail for error reports",
   abortController: "interrupt the fiber, stream or scope instead",
   spawnClaudeCodeProcess: "not supported: the SDK spawns the CLI itself",
   pathToClaudeCodeExecutable: "use `executable` (the path to the claude binary)",
