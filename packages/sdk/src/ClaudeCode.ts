@@ -22,6 +22,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ClaudeError, OptionsError, ResultError } from "./ClaudeError.js"
@@ -39,6 +40,7 @@ import * as StderrLines from "./internal/stderrLines.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
+import * as StructuredOutput from "./StructuredOutput.js"
 import * as UserDialog from "./UserDialog.js"
 
 /**
@@ -345,3 +347,52 @@ export const result = (
       })
     })
   )
+
+/**
+ * Runs one prompt like {@link query} and returns its answer as a value of
+ * `schema`. The CLI is given the JSON Schema of the Schema (see
+ * `StructuredOutput.outputFormat`); the model answers by calling the CLI's
+ * `StructuredOutput` tool, the CLI checks the answer against the JSON Schema
+ * (asking again when it does not match), and the answer is decoded with the
+ * Schema.
+ *
+ * ```ts
+ * class Verdict extends Schema.Class<Verdict>("Verdict")({
+ *   safe: Schema.Boolean,
+ *   reasons: Schema.Array(Schema.String)
+ * }) {}
+ *
+ * const verdict = ClaudeCode.structured("Is `rm -rf build` safe to run here?", Verdict)
+ * ```
+ *
+ * Fails with a `StructuredOutputError` when the turn ends without structured
+ * output (`Missing`), when the Schema rejects it (`Mismatch`, with the parse
+ * issue) or when the CLI gives up after its retries (`RetriesExhausted`); with
+ * an `OptionsError` before anything is spawned when the schema does not
+ * describe an object or `options` sets `outputFormat` too.
+ *
+ * @since 0.1.0
+ * @category Queries
+ */
+export const structured = <A, I, R>(
+  prompt: Prompt,
+  schema: Schema.Schema<A, I, R>,
+  options?: ClaudeOptions.OptionsInput
+): Effect.Effect<A, ClaudeError, ClaudeCode | R> =>
+  Effect.gen(function*() {
+    if (options?.outputFormat !== undefined) {
+      return yield* new OptionsError({
+        reason: "Conflict",
+        detail: "outputFormat: ClaudeCode.structured derives it from the schema; leave the option out"
+      })
+    }
+    const outputFormat = yield* StructuredOutput.outputFormat(schema)
+    const last = yield* query(prompt, { ...options, outputFormat }).pipe(
+      Stream.filter(Protocol.isResultMessage),
+      Stream.runLast
+    )
+    if (Option.isNone(last)) {
+      return yield* new ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+    }
+    return yield* StructuredOutput.decode(schema, last.value)
+  })

@@ -162,6 +162,14 @@ export * as SessionHistory from "./SessionHistory.js"
 export * as Session from "./Session.js"
 
 /**
+ * Structured output from an Effect Schema: the JSON Schema the CLI is given,
+ * and the decoding of the answer.
+ *
+ * @since 0.1.0
+ */
+export * as StructuredOutput from "./StructuredOutput.js"
+
+/**
  * Span names, attribute keys and metrics.
  *
  * @since 0.1.0

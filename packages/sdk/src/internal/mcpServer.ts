@@ -55,8 +55,10 @@ const isPlainObject = (u: unknown): u is Record<string, unknown> =>
  * A self-contained JSON Schema: every reference into `$defs` inlined, except
  * recursive ones (kept, with their definitions), and Effect's internal `$id`s
  * dropped. Not every client resolves `$ref`.
+ *
+ * @internal
  */
-const inlineDefinitions = (root: Record<string, unknown>): Record<string, unknown> => {
+export const inlineDefinitions = (root: Record<string, unknown>): Record<string, unknown> => {
   const { $defs, $schema: _, ...top } = root
   const defs = isPlainObject($defs) ? $defs : {}
   const kept = new Set<string>()
