@@ -24,5 +24,6 @@ export {
   OptionsError,
   ProtocolError,
   ResultError,
+  StructuredOutputError,
   TypeId
 } from "./internal/claudeError.js"

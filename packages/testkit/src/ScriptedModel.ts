@@ -300,6 +300,33 @@ export const toolUse: (name: string, input: unknown, options?: { readonly id?: s
   internal.toolUse
 
 /**
+ * The name of the tool the CLI adds when it is asked for structured output
+ * (the `outputFormat` option, `ClaudeCode.structured`): the model answers by
+ * calling it, with the answer as its input.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const structuredOutputTool: string = internal.structuredOutputTool
+
+/**
+ * The model's structured answer: a call of the CLI's structured-output tool
+ * ({@link structuredOutputTool}) with `value` as its input. The CLI checks
+ * the value against the JSON Schema it was given: a match ends the turn with
+ * `structured_output` set on the result; a mismatch goes back to the model
+ * as an error tool result, and the next step of the script answers it.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([ScriptedModel.structuredOutput({ name: "Ada", age: 36 })])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const structuredOutput: (value: unknown, options?: { readonly id?: string | undefined }) => ToolUseBlock =
+  internal.structuredOutput
+
+/**
  * An assistant turn made of any mix of blocks, e.g. thinking, text and
  * several tool_use blocks (the CLI runs them all before the next request).
  *
