@@ -6,14 +6,14 @@
  * @internal
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
-import { identity } from "effect/Function"
+import * as FiberRefs from "effect/FiberRefs"
 import * as HashSet from "effect/HashSet"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
@@ -69,7 +69,7 @@ export interface SessionWiring {
   readonly observe: (message: Protocol.Message) => void
   readonly classifyExit: (status: CliProcess.ExitStatus) => ControlRouter.ExitOutcome
   readonly redact: (text: string) => string
-  readonly parentSpan: () => Tracer.AnySpan
+  readonly parentSpan: () => Tracer.AnySpan | undefined
   readonly logAnnotations: () => Record<string, unknown>
 }
 
@@ -172,11 +172,28 @@ const makeSession = (
   Effect.gen(function*() {
     const settings = env.settings
 
-    const sessionSpan = yield* Effect.makeSpanScoped(Telemetry.spans.session, { kind: "client" })
+    // The session's and its turns' spans, made (as the router's) only when a tracer is installed, and
+    // its turn bookkeeping, kept by plain functions as messages are delivered: no effect per turn.
+    const runtime = yield* Effect.runtime<never>()
+    const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
+    const sessionSpan = InternalTelemetry.startSpan(
+      runtime.fiberRefs,
+      runtime.context,
+      () => Telemetry.spans.session,
+      undefined,
+      "client",
+      () => ({})
+    )
+    if (sessionSpan !== undefined) {
+      yield* Effect.addFinalizer((exit) =>
+        Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
+      )
+    }
     yield* Effect.acquireRelease(
       Metric.incrementBy(Telemetry.liveSessions, 1),
       () => Metric.incrementBy(Telemetry.liveSessions, -1)
     )
+    let turnOpen = false
     let turnSpan: Tracer.Span | undefined
     let turnIndex = 0
     let sessionId: string | undefined
@@ -195,7 +212,7 @@ const makeSession = (
       })
     })
     const pid = cli.pid
-    sessionSpan.attribute(Telemetry.attributes.pid, pid)
+    sessionSpan?.attribute(Telemetry.attributes.pid, pid)
 
     // The stderr sink reads its own bounded buffer, so a slow one never slows the CLI. At close (this finalizer
     // runs after the shutdown's, added below) it gets what the CLI wrote until it exited, within a bound.
@@ -219,34 +236,34 @@ const makeSession = (
       )
     }
 
-    const startTurn = Effect.suspend(() => {
-      if (turnSpan !== undefined) return Effect.void
+    const startTurn = () => {
+      if (turnOpen) return
+      turnOpen = true
       turnIndex++
-      return Effect.map(
-        Effect.makeSpan(Telemetry.spans.turn, {
-          parent: sessionSpan,
-          attributes: { [Telemetry.attributes.turn]: turnIndex }
-        }),
-        (span) => {
-          turnSpan = span
-        }
+      turnSpan = InternalTelemetry.startSpan(
+        runtime.fiberRefs,
+        runtime.context,
+        () => Telemetry.spans.turn,
+        sessionSpan,
+        "internal",
+        () => ({ [Telemetry.attributes.turn]: turnIndex })
       )
-    })
+    }
 
-    const endTurn = (result: Record<string, unknown>) =>
-      Effect.gen(function*() {
-        yield* InternalTelemetry.recordResult(result)
-        const span = turnSpan
-        turnSpan = undefined
-        if (span === undefined) return
-        span.attribute(Telemetry.attributes.resultSubtype, result.subtype)
-        span.attribute(Telemetry.attributes.isError, result.is_error === true)
-        if (typeof result.total_cost_usd === "number") {
-          span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
-        }
-        if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
-        span.end(yield* Clock.currentTimeNanos, Exit.void)
-      })
+    const endTurn = (result: Record<string, unknown>) => {
+      InternalTelemetry.recordResultNow(result, metricLabels)
+      const span = turnSpan
+      turnOpen = false
+      turnSpan = undefined
+      if (span === undefined) return
+      span.attribute(Telemetry.attributes.resultSubtype, result.subtype)
+      span.attribute(Telemetry.attributes.isError, result.is_error === true)
+      if (typeof result.total_cost_usd === "number") {
+        span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
+      }
+      if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
+      InternalTelemetry.endSpan(span, runtime.fiberRefs, Exit.void)
+    }
 
     // Closing mid-turn: interrupt first (the CLI then stops its tools and shells itself), then end stdin.
     yield* Effect.addFinalizer(() =>
@@ -299,23 +316,18 @@ const makeSession = (
     // Messages go to the consumer a chunk at a time (one stream step per chunk, not per message), and a
     // chunk always ends at a turn's result, so that a consumer stopping at the end of a turn
     // (`receiveTurn`, `Stream.takeUntil` on results) leaves the next turn's messages for the next read.
-    const deliver = (
-      taken: ReadonlyArray<Protocol.Message>
-    ): Effect.Effect<Chunk.Chunk<Protocol.Message>> => {
+    const deliver = (taken: ReadonlyArray<Protocol.Message>): Chunk.Chunk<Protocol.Message> => {
       let messages = taken
-      let bookkeeping: Array<Effect.Effect<void>> | undefined
       for (let i = 0; i < messages.length; i++) {
         const message = messages[i]
         if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
-          if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId)
+          if (sessionId !== undefined) sessionSpan?.attribute(Telemetry.attributes.sessionId, sessionId)
           // Turns the CLI starts by itself (background task notifications) get a span too.
-          bookkeeping ??= []
-          bookkeeping.push(startTurn)
+          startTurn()
         } else if (message.type === "result") {
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
-          bookkeeping ??= []
-          bookkeeping.push(endTurn(message as unknown as Record<string, unknown>))
+          endTurn(message as unknown as Record<string, unknown>)
           // Without credentials the CLI reports success with `is_error` and a hint meant for a terminal:
           // the turn fails with a typed error that says what is missing, in place of that result.
           const unauthenticated = (message as { is_error?: unknown }).is_error === true &&
@@ -328,43 +340,58 @@ const makeSession = (
           break
         }
       }
-      const chunk = Chunk.unsafeFromArray(messages)
-      return bookkeeping === undefined
-        ? Effect.succeed(chunk)
-        : Effect.as(Effect.forEach(bookkeeping, identity, { discard: true }), chunk)
+      return Chunk.unsafeFromArray(messages)
     }
 
-    const pull: Effect.Effect<
-      Chunk.Chunk<Protocol.Message>,
-      Option.Option<CliExitError | ProtocolError | ResultError>
-    > = Effect
-      .suspend(() => {
+    // The next chunk of messages, `undefined` at their end. `turn` bounds the reading to one turn: a
+    // chunk that ends with a result ends it.
+    const pull = (turn: { ended: boolean } | undefined): Effect.Effect<
+      Chunk.Chunk<Protocol.Message> | undefined,
+      CliExitError | ProtocolError | ResultError
+    > =>
+      Effect.suspend(() => {
         if (failure !== undefined) {
           const error = failure
           failure = undefined
-          return Effect.fail(Option.some(error))
+          return Effect.fail(error)
+        }
+        if (turn?.ended === true) return Effect.succeed(undefined)
+        const delivered = (taken: ReadonlyArray<Protocol.Message>) => {
+          const chunk = deliver(taken)
+          if (Chunk.isEmpty(chunk)) return pull(turn)
+          if (turn !== undefined && Chunk.unsafeLast(chunk).type === "result") turn.ended = true
+          return Effect.succeed(chunk)
         }
         if (leftover.length > 0) {
           const taken = leftover
           leftover = []
-          return deliver(taken)
+          return delivered(taken)
         }
-        return Effect.matchEffect(router.messages.takeAll, {
-          onFailure: (error) => Effect.fail(Option.some(error)),
-          onSuccess: ([taken, done]) =>
-            taken.length > 0
-              ? Effect.flatMap(
-                deliver(Chunk.toReadonlyArray(taken)),
-                (chunk) => Chunk.isEmpty(chunk) ? pull : Effect.succeed(chunk)
-              )
-              : done
-              ? Effect.fail(Option.none())
-              : pull
-        })
+        return Effect.flatMap(router.messages.takeAll, ([taken, done]) =>
+          taken.length > 0
+            ? delivered(Chunk.toReadonlyArray(taken))
+            : done
+            ? Effect.succeed(undefined)
+            : pull(turn))
       })
 
-    const messages: Stream.Stream<Protocol.Message, ClaudeError> = Stream.repeatEffectChunkOption(pull)
-    const receiveTurn = messages.pipe(Stream.takeUntil((message) => message.type === "result"))
+    // A stream over `pull`, one channel step per chunk (no Option per chunk, no stage to cut the turn).
+    const streamOf = (
+      first: Effect.Effect<void, ClaudeError> | undefined,
+      oneTurn: boolean
+    ): Stream.Stream<Protocol.Message, ClaudeError> =>
+      Stream.fromChannel(Channel.suspend(() => {
+        const turn = oneTurn ? { ended: false } : undefined
+        const loop: Channel.Channel<Chunk.Chunk<Protocol.Message>, unknown, ClaudeError, unknown, void, unknown> =
+          Channel.flatMap(
+            Channel.fromEffect(pull(turn)),
+            (chunk) => chunk === undefined ? Channel.void : Channel.zipRight(Channel.write(chunk), loop)
+          )
+        return first === undefined ? loop : Channel.zipRight(Channel.fromEffect(first), loop)
+      }))
+
+    const messages = streamOf(undefined, false)
+    const receiveTurn = streamOf(undefined, true)
 
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
@@ -374,7 +401,8 @@ const makeSession = (
         if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
           return router.send(input as Protocol.StdinMessage)
         }
-        return Effect.zipRight(startTurn, router.send(input as Protocol.StdinMessage))
+        startTurn()
+        return router.send(input as Protocol.StdinMessage)
       })
 
     return {
@@ -382,7 +410,7 @@ const makeSession = (
       initialization,
       sessionId: Effect.sync(() => sessionId),
       send,
-      turn: (prompt) => Stream.unwrap(Effect.as(send(prompt), receiveTurn)),
+      turn: (prompt) => streamOf(send(prompt), true),
       receiveTurn,
       messages,
       endInput: cli.endInput,

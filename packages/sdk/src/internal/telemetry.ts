@@ -336,37 +336,26 @@ export const tagged = <Type, In, Out>(
   return found
 }
 
-/** @internal */
-export const recordResult = (result: {
+/**
+ * Records a turn's result on the metrics, with the fiber's metric `labels`.
+ *
+ * @internal
+ */
+export const recordResultNow = (result: {
   readonly subtype?: unknown
   readonly is_error?: unknown
   readonly num_turns?: unknown
   readonly total_cost_usd?: unknown
   readonly usage?: unknown
-}): Effect.Effect<void> => {
+}, labels: ReadonlyArray<MetricLabel.MetricLabel>): void => {
   const usage = (result.usage ?? {}) as Record<string, unknown>
   const number = (value: unknown) => typeof value === "number" && Number.isFinite(value) ? value : 0
-  return Effect.all([
-    Metric.increment(
-      tagged(
-        results,
-        "subtype",
-        String(result.subtype ?? "unknown"),
-        "is_error",
-        String(result.is_error === true)
-      )
-    ),
-    Metric.incrementBy(modelTurns, number(result.num_turns)),
-    Metric.incrementBy(costUsd, number(result.total_cost_usd)),
-    Metric.incrementBy(tagged(tokens, "type", "input"), number(usage.input_tokens)),
-    Metric.incrementBy(tagged(tokens, "type", "output"), number(usage.output_tokens)),
-    Metric.incrementBy(
-      tagged(tokens, "type", "cache_read"),
-      number(usage.cache_read_input_tokens)
-    ),
-    Metric.incrementBy(
-      tagged(tokens, "type", "cache_creation"),
-      number(usage.cache_creation_input_tokens)
-    )
-  ], { discard: true })
+  tagged(results, "subtype", String(result.subtype ?? "unknown"), "is_error", String(result.is_error === true))
+    .unsafeUpdate(1, labels)
+  modelTurns.unsafeUpdate(number(result.num_turns), labels)
+  costUsd.unsafeUpdate(number(result.total_cost_usd), labels)
+  tagged(tokens, "type", "input").unsafeUpdate(number(usage.input_tokens), labels)
+  tagged(tokens, "type", "output").unsafeUpdate(number(usage.output_tokens), labels)
+  tagged(tokens, "type", "cache_read").unsafeUpdate(number(usage.cache_read_input_tokens), labels)
+  tagged(tokens, "type", "cache_creation").unsafeUpdate(number(usage.cache_creation_input_tokens), labels)
 }
