@@ -14,7 +14,6 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { constVoid } from "effect/Function"
 import * as Layer from "effect/Layer"
-import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -24,6 +23,7 @@ import * as LineFraming from "./internal/lineFraming.js"
 import * as ProcessTag from "./internal/processTag.js"
 import * as Redaction from "./internal/redaction.js"
 import * as SpawnFailure from "./internal/spawnFailure.js"
+import * as WriteQueue from "./internal/writeQueue.js"
 
 /**
  * @since 0.1.0
@@ -286,9 +286,9 @@ export const make: (
     )
 
     // One writer for the whole life of the process: stdin is a single sink run once.
-    const input = yield* Mailbox.make<Uint8Array>()
+    const input = WriteQueue.make<Uint8Array>()
     const encoder = new TextEncoder()
-    yield* Mailbox.toStream(input).pipe(Stream.run(proc.stdin), Effect.ignore, Effect.forkDaemon)
+    yield* input.stream.pipe(Stream.run(proc.stdin), Effect.ignore, Effect.forkDaemon)
 
     const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
 
@@ -303,18 +303,18 @@ export const make: (
         })
       )
 
-    // One step on the hot path: the mailbox is unbounded, so offering never waits.
+    // One step on the hot path: the queue is unbounded, so offering never waits.
     const unsafeWriteLine = (line: string): boolean =>
-      exitStatus === undefined && input.unsafeOffer(encoder.encode(line + "\n"))
+      exitStatus === undefined && input.offer(encoder.encode(line + "\n"))
     const writeLine = (line: string): Effect.Effect<void, CliExitError> =>
       Effect.suspend(() => {
         if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
-        return input.unsafeOffer(encoder.encode(line + "\n"))
+        return input.offer(encoder.encode(line + "\n"))
           ? Effect.void
           : Effect.flip(Effect.flatMap(Deferred.await(exited), (status) => exitError(status)))
       })
 
-    const endInput = Effect.asVoid(input.end)
+    const endInput = Effect.sync(input.end)
     const awaitExit = Deferred.await(exited)
     const closeGrace = config.closeGracePeriod ?? shutdownDefaults.closeGracePeriod
     const killGrace = config.killGracePeriod ?? shutdownDefaults.killGracePeriod
