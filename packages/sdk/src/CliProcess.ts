@@ -8,6 +8,7 @@
  */
 import * as Command from "@effect/platform/Command"
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as Channel from "effect/Channel"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -16,6 +17,7 @@ import { constVoid } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
+import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
 import * as GuardedRun from "./internal/guardedRun.js"
@@ -271,14 +273,14 @@ export const make: (
       if (config.onStderr === undefined || text.length === 0) return Effect.void
       return config.onStderr(redactor.redact(text))
     }
-    yield* proc.stderr.pipe(
-      Stream.runForEach((bytes) => {
-        const text = decoder.decode(bytes, { stream: true })
-        stderrRaw += text
-        if (stderrRaw.length > stderrKeep) stderrRaw = stderrRaw.slice(-stderrKeep)
-        if (config.onStderr === undefined) return Effect.void
-        return deliverStderr(wholeLines(text))
-      }),
+    yield* LineFraming.forEachChunk(proc.stderr, (chunk) => {
+      let text = ""
+      for (const bytes of chunk) text += decoder.decode(bytes, { stream: true })
+      stderrRaw += text
+      if (stderrRaw.length > stderrKeep) stderrRaw = stderrRaw.slice(-stderrKeep)
+      if (config.onStderr === undefined) return Effect.void
+      return deliverStderr(wholeLines(text))
+    }).pipe(
       Effect.ignore,
       Effect.zipRight(Effect.suspend(() => deliverStderr(wholeLines(decoder.decode()) + partialLine))),
       Effect.zipRight(config.onStderrEnd ?? Effect.void),
@@ -288,7 +290,11 @@ export const make: (
     // One writer for the whole life of the process: stdin is a single sink run once.
     const input = WriteQueue.make<Uint8Array>()
     const encoder = new TextEncoder()
-    yield* input.stream.pipe(Stream.run(proc.stdin), Effect.ignore, Effect.forkDaemon)
+    // The queue never fails: the sink is run without `Stream.run`'s handling of a failing upstream.
+    yield* Channel.runDrain(Channel.pipeTo(input.channel, Sink.toChannel(proc.stdin))).pipe(
+      Effect.ignore,
+      Effect.forkDaemon
+    )
 
     const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
 

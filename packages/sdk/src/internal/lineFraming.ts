@@ -9,6 +9,7 @@
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "./claudeError.js"
 import * as Redaction from "./redaction.js"
@@ -139,17 +140,32 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
     })
   )
 
-// A failure of the reader's own (a line past the guard, or the consumer's), told apart from the
-// source's: the source's ends the lines.
-class Own<E> {
-  constructor(readonly error: E) {}
-}
+/**
+ * `Stream.runForEachChunk`, as a loop that pulls the stream in the caller's
+ * fiber: a stream run adds a sink stage and a fiber of its own, and its setup
+ * and teardown cost about three times a pull loop's (a session reads two
+ * streams of its CLI this way). Ends with the stream, fails with it, or with
+ * `f`.
+ *
+ * @internal
+ */
+export const forEachChunk = <A, E, R, E2, R2>(
+  self: Stream.Stream<A, E, R>,
+  f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>
+): Effect.Effect<void, E | E2, R | R2> =>
+  Effect.scoped(Effect.flatMap(Stream.toPull(self), (pull) => {
+    const loop: Effect.Effect<void, E | E2, R | R2> = Effect.matchEffect(pull, {
+      onFailure: (error) => Option.isNone(error) ? Effect.void : Effect.fail(error.value),
+      onSuccess: (chunk) => Effect.zipRight(f(chunk), loop)
+    })
+    return loop
+  }))
 
 /**
  * The lines of a byte stream, pushed: `onLines` gets each batch of lines as
  * it is framed, in the caller's fiber, one batch at a time. The same lines,
  * end and failures as {@link frameLines}, with no stream stage between the
- * source and `onLines` (the framing runs in the source's consumer).
+ * source and `onLines` (the source is pulled by {@link forEachChunk}).
  *
  * @internal
  */
@@ -161,26 +177,24 @@ export const readLines = <E, R>(
 <E2, R2>(
   onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2, R2>
 ): Effect.Effect<void, ProtocolError | E2, R | R2> =>
-  Effect.suspend(() => {
+  Effect.scoped(Effect.flatMap(Stream.toPull(self), (pull) => {
     const framer = makeFramer(maxLineChars, redactor)
-    const deliver = (out: ReadonlyArray<string>) =>
-      out.length === 0 ? Effect.void : Effect.mapError(onLines(out), (error) => new Own(error))
     const end = Effect.suspend((): Effect.Effect<void, ProtocolError | E2, R2> => {
       const out: Array<string> = []
       const error = framer.end(out)
-      return error !== undefined ? Effect.fail(error) : Effect.mapError(deliver(out), (own) => own.error)
+      return error !== undefined ? Effect.fail(error) : out.length > 0 ? onLines(out) : Effect.void
     })
-    return Stream.runForEachChunk(self, (chunk) => {
-      const out: Array<string> = []
-      for (const bytes of chunk) {
-        const error = framer.push(bytes, out)
-        if (error !== undefined) return Effect.fail(new Own<ProtocolError | E2>(error))
+    // As forEachChunk's loop, but the source's failure ends the lines, as its end does.
+    const loop: Effect.Effect<void, ProtocolError | E2, R | R2> = Effect.matchEffect(pull, {
+      onFailure: () => end,
+      onSuccess: (chunk) => {
+        const out: Array<string> = []
+        for (const bytes of chunk) {
+          const error = framer.push(bytes, out)
+          if (error !== undefined) return Effect.fail(error)
+        }
+        return out.length > 0 ? Effect.zipRight(onLines(out), loop) : loop
       }
-      return deliver(out)
-    }).pipe(
-      Effect.matchEffect({
-        onFailure: (error) => error instanceof Own ? Effect.fail(error.error as ProtocolError | E2) : end,
-        onSuccess: () => end
-      })
-    )
-  })
+    })
+    return loop
+  }))

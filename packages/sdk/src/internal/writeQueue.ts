@@ -25,6 +25,8 @@ export interface WriteQueue<A> {
   readonly end: () => void
   /** Everything offered, in order, in chunks of what had queued up. Single consumer, run once. */
   readonly stream: Stream.Stream<A>
+  /** The same, as a channel (to pipe into a sink's without a stream run). */
+  readonly channel: Channel.Channel<Chunk.Chunk<A>, unknown, never, unknown, void, unknown>
 }
 
 /** @internal */
@@ -76,6 +78,7 @@ export const make = <A>(): WriteQueue<A> => {
       ended = true
       wake()
     },
-    stream: Stream.fromChannel(loop)
+    stream: Stream.fromChannel(loop),
+    channel: loop
   }
 }
