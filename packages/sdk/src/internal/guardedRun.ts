@@ -505,8 +505,9 @@ export const watch = <A, E, R>(
 ): Running => {
   let settled = false
   let cancelTimer: (() => void) | undefined
-  // The fiber's own exit is always a success carrying the handler's (a failing handler is not an
-  // unhandled error of its fiber); an interrupted fiber has been settled already.
+  // The fiber's own exit is a success carrying the handler's (a failing handler is not an unhandled
+  // error of its fiber), or its interruption: by `cancel` or the deadline, which have settled the run,
+  // or from outside (a runtime going down), which settles it as the handler's defect.
   const handler = Runtime.runFork(
     span === undefined
       ? runtime
@@ -520,10 +521,10 @@ export const watch = <A, E, R>(
     Effect.exit(Effect.suspend(evaluate))
   )
   handler.addObserver((exit) => {
-    if (settled || Exit.isFailure(exit)) return
+    if (settled) return
     settled = true
     cancelTimer?.()
-    onExit(Option.some(exit.value))
+    onExit(Option.some(Exit.isSuccess(exit) ? exit.value : Exit.failCause(exit.cause)))
   })
   if (!settled) {
     const startTimer = timerOn(clock, Duration.decode(duration), runtime as Runtime.Runtime<never>)
