@@ -235,15 +235,28 @@ export const layerConfig = (
 export const session = (
   options?: ClaudeOptions.OptionsInput
 ): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
+  Effect.flatMap(ClaudeCode, (service) => Effect.flatMap(resolveOptions(options), service.startSession))
+
+/**
+ * The options a session opened here with `options` starts from: the layer's
+ * defaults with `options` over them, decoded and checked (also against the
+ * permission gate in context, if any). Fails with an `OptionsError` naming
+ * every problem; nothing is spawned.
+ *
+ * @since 0.1.0
+ * @category Sessions
+ */
+export const resolveOptions = (
+  options?: ClaudeOptions.OptionsInput
+): Effect.Effect<ClaudeOptions.Options, OptionsError, ClaudeCode> =>
   Effect.gen(function*() {
     const service = yield* ClaudeCode
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     // Each layer of options is decoded alone; the checks across options run on the merged result.
-    const resolved = yield* ClaudeOptions.validate(
+    return yield* ClaudeOptions.validate(
       ClaudeOptions.merge(service.defaults, yield* ClaudeOptions.decodePartial(options ?? {})),
       { permissionPromptTool: Option.isSome(gate) }
     )
-    return yield* service.startSession(resolved)
   })
 
 /**
@@ -259,20 +272,7 @@ export const query = (
   prompt: Prompt | Stream.Stream<Prompt, ClaudeError>,
   options?: ClaudeOptions.OptionsInput
 ): Stream.Stream<Protocol.Message, ClaudeError, ClaudeCode> =>
-  Stream.unwrapScoped(
-    Effect.gen(function*() {
-      const opened = yield* session(options)
-      if (typeof prompt === "object" && Stream.StreamTypeId in prompt) {
-        // The input ends when the prompt stream does; the CLI then finishes its work and exits.
-        const writer = (prompt as Stream.Stream<Prompt, ClaudeError>).pipe(
-          Stream.runForEach(opened.send),
-          Effect.ensuring(opened.endInput)
-        )
-        return Stream.merge(opened.messages, Stream.execute(writer))
-      }
-      return opened.turn(prompt as Prompt)
-    })
-  )
+  Stream.unwrapScoped(Effect.map(session(options), (opened) => InternalSession.query(opened, prompt)))
 
 /**
  * Runs one prompt like {@link query} and returns its `result` message. A

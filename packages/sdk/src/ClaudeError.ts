@@ -24,5 +24,6 @@ export {
   OptionsError,
   ProtocolError,
   ResultError,
+  SessionPoolError,
   TypeId
 } from "./internal/claudeError.js"

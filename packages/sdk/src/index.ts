@@ -126,6 +126,14 @@ export * as PermissionResult from "./PermissionResult.js"
 export * as Session from "./Session.js"
 
 /**
+ * Prewarmed sessions: CLI processes kept spawned and initialized, handed out
+ * when a session is claimed.
+ *
+ * @since 0.1.0
+ */
+export * as SessionPool from "./SessionPool.js"
+
+/**
  * Span names, attribute keys and metrics.
  *
  * @since 0.1.0

@@ -316,6 +316,36 @@ export class ResultError extends Schema.TaggedError<ResultError>("@claude-effect
 }
 
 /**
+ * A session pool could not hand out a session. `Closed`: the pool's scope has
+ * ended. `HandlersMismatch`: the claiming context provides a permission gate
+ * or hook layers that the pool's sessions were not started with — a pooled
+ * session's handlers are those of the pool's context, fixed when its process
+ * was spawned and initialized, so they cannot be the claimer's.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class SessionPoolError extends Schema.TaggedError<SessionPoolError>("@claude-effect/sdk/SessionPoolError")(
+  "SessionPoolError",
+  {
+    reason: Schema.Literal("Closed", "HandlersMismatch"),
+    detail: Schema.String
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `The session pool cannot hand out a session (${this.reason}): ${this.detail}`
+  }
+}
+
+/**
  * Every error of the SDK.
  *
  * @since 0.1.0
@@ -330,6 +360,7 @@ export type ClaudeError =
   | InitializeError
   | OptionsError
   | ResultError
+  | SessionPoolError
 
 /**
  * @since 0.1.0
@@ -344,7 +375,8 @@ export const ClaudeError: Schema.Union<
     typeof ControlError,
     typeof InitializeError,
     typeof OptionsError,
-    typeof ResultError
+    typeof ResultError,
+    typeof SessionPoolError
   ]
 > = Schema.Union(
   CliNotFoundError,
@@ -354,5 +386,6 @@ export const ClaudeError: Schema.Union<
   ControlError,
   InitializeError,
   OptionsError,
-  ResultError
+  ResultError,
+  SessionPoolError
 )

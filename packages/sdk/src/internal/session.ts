@@ -345,7 +345,7 @@ const makeSession = (
         return Effect.zipRight(startTurn, router.send(input as Protocol.StdinMessage))
       })
 
-    return {
+    const session: Session = {
       pid: cli.pid,
       initialization,
       sessionId: Effect.sync(() => sessionId),
@@ -355,8 +355,38 @@ const makeSession = (
       messages,
       endInput: cli.endInput,
       ...SessionControl.make(router, initialization)
-    } satisfies Session
+    }
+    processExits.set(session, cli.awaitExit)
+    return session
   })
+
+/**
+ * Each session's wait for its CLI process to exit, for the session pool, which replaces a pooled session whose
+ * process dies while it waits to be claimed (a consumer of the session learns it from the message stream).
+ *
+ * @internal
+ */
+export const processExits = new WeakMap<Session, Effect.Effect<CliProcess.ExitStatus>>()
+
+/**
+ * A query on an open session: with a text prompt, its turn up to the `result`; with a stream of prompts, every
+ * message until the input has ended (the CLI then finishes its work and exits).
+ *
+ * @internal
+ */
+export const query = (
+  session: Session,
+  prompt: Prompt | Stream.Stream<Prompt, ClaudeError>
+): Stream.Stream<Protocol.Message, ClaudeError> => {
+  if (typeof prompt === "object" && Stream.StreamTypeId in prompt) {
+    const writer = (prompt as Stream.Stream<Prompt, ClaudeError>).pipe(
+      Stream.runForEach(session.send),
+      Effect.ensuring(session.endInput)
+    )
+    return Stream.merge(session.messages, Stream.execute(writer))
+  }
+  return session.turn(prompt as Prompt)
+}
 
 const notAuthenticated = (result: Protocol.Message): ResultError => {
   const fields = result as { readonly session_id?: unknown; readonly result?: unknown }
