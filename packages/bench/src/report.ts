@@ -2,7 +2,7 @@
  * Turns the outcomes of a run into the results table: medians over runs (or
  * percentiles over pooled samples), side by side for the three drivers, with
  * cost ratios per pair and a verdict against the targets (ours ≤ official,
- * ours within 2× of raw).
+ * ours within 2× of raw; or, where a line sets one, an absolute bound).
  *
  * @since 0.1.0
  */
@@ -28,6 +28,8 @@ export interface Line {
   readonly note?: string | undefined
   /** `false` when raw is no floor for this measure (e.g. module import: raw imports nothing). */
   readonly rawIsFloor?: boolean | undefined
+  /** An absolute target for ours (a `lower` measure at most this), judged in place of the ratios. */
+  readonly atMost?: number | undefined
 }
 
 /**
@@ -136,6 +138,10 @@ const verdict = (line: Line): string => {
     const [passed, total] = line.passes?.ours ?? [0, 0]
     return total > 0 && passed === total ? "✓" : "✗"
   }
+  if (line.atMost !== undefined) {
+    const ours = line.values.ours
+    return ours !== undefined && Number.isFinite(ours) ? (ours <= line.atMost ? "✓" : "✗") : ""
+  }
   const vsOfficial = costRatio(line, "ours", "official")
   const vsRaw = costRatio(line, "ours", "raw")
   if (!Number.isFinite(vsOfficial) && !Number.isFinite(vsRaw)) return ""
@@ -170,7 +176,7 @@ export const markdownTable = (lines: ReadonlyArray<Line>): string => {
         formatRatio(costRatio(line, "ours", "raw")),
         formatRatio(costRatio(line, "official", "raw"))
       ]
-    const label = line.label
+    const label = line.atMost !== undefined ? `${line.label} [target ≤ ${line.atMost}]` : line.label
     return `| ${line.row} | ${label} | ${cell(line, "ours")} | ${cell(line, "official")} | ${cell(line, "raw")} | ${
       ratios.join(" | ")
     } | ${verdict(line)} |`

@@ -157,9 +157,13 @@ export const make = (
 
 const claimable: ReadonlyArray<string> = ["model", "permissionMode", "maxThinkingTokens"]
 
+const noClaimOptions: Effect.Effect<ClaudeOptions.Options> = Effect.succeed({})
+
 // Decoded as options are; an option a claim cannot change is named, not silently ignored.
 const decodeClaim = (input: ClaimOptions): Effect.Effect<ClaudeOptions.Options, OptionsError> => {
-  const fixed = Object.keys(input).filter((key) => !claimable.includes(key))
+  const keys = Object.keys(input)
+  if (keys.length === 0) return noClaimOptions
+  const fixed = keys.filter((key) => !claimable.includes(key))
   return fixed.length > 0
     ? new OptionsError({
       reason: "InvalidOptions",
