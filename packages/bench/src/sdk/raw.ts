@@ -235,7 +235,7 @@ const stopAbort = async (job: Job): Promise<ScenarioOutput> => {
 // The floor of a prewarmed claim: spawn, initialize, park; then write the prompt, timed from the write.
 const claim = async (job: Job): Promise<ScenarioOutput> => {
   const started = now()
-  let marks: Marks | undefined
+  let marks: Marks | undefined = undefined
   let initialized: () => void = () => {}
   const ready = new Promise<void>((resolve) => (initialized = resolve))
   const cli = open(job, {
