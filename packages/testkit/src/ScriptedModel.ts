@@ -549,6 +549,45 @@ export interface RecordedRequest extends ModelRequest {
  */
 export const isSideCall: Predicate<ModelRequest> = internal.isSideCall
 
+/**
+ * Whether a request is the CLI's compaction request (after `/compact`, or
+ * when the context fills up): the one whose answer becomes the conversation's
+ * summary. It offers tools and asks for thinking like a main-loop request, so
+ * it is a `"turn"`.
+ *
+ * @since 0.1.0
+ * @category Predicates
+ */
+export const isCompactionRequest: Predicate<ModelRequest> = internal.isCompactionRequest
+
+/**
+ * Whether a request comes from a subagent (the `Agent` tool) rather than the
+ * main loop. Subagents run concurrently with the main loop: answer them with a
+ * {@link rule} on this predicate rather than by position in the script.
+ *
+ * @since 0.1.0
+ * @category Predicates
+ */
+export const isSubagentRequest: Predicate<ModelRequest> = internal.isSubagentRequest
+
+/**
+ * A {@link rule} that answers compaction requests (see
+ * {@link isCompactionRequest}) with `<summary>summary</summary>`, the shape the
+ * CLI reads the summary from, and lets every other request through. Put it at
+ * the head of a script that runs `/compact`:
+ *
+ * ```ts
+ * ScriptedModel.layerNode([ScriptedModel.compactionSummary("the user wants X"), ScriptedModel.text("hi")])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const compactionSummary: (
+  summary: string,
+  options?: { readonly times?: number | undefined }
+) => Rule = internal.compactionSummary
+
 // -------------------------------------------------------------------------------------------------
 // Constructors and layers
 // -------------------------------------------------------------------------------------------------

@@ -142,6 +142,33 @@ export const exhaustedText = (index: number): string =>
 export const isSideCall = (request: ScriptedModel.ModelRequest): boolean =>
   (request.body?.tools ?? []).length === 0 && request.body?.thinking === undefined
 
+// The CLI 2.1.328 asks for a compaction summary with this sentence in the last user message.
+const compactionMarker = "Your task is to create a detailed summary of the conversation"
+
+/** @internal */
+export const isCompactionRequest = (request: ScriptedModel.ModelRequest): boolean =>
+  request.lastUserText.includes(compactionMarker)
+
+// A subagent's requests carry this flag in the billing header, the first block of the system prompt.
+const subagentMarker = "cc_is_subagent=true"
+
+/** @internal */
+export const isSubagentRequest = (request: ScriptedModel.ModelRequest): boolean =>
+  request.system.includes(subagentMarker)
+
+/** @internal */
+export const compactionSummary = (
+  summary: string,
+  options?: { readonly times?: number | undefined }
+): ScriptedModel.Rule =>
+  rule(
+    (request) =>
+      isCompactionRequest(request)
+        ? text(`<analysis>Scripted compaction.</analysis>\n<summary>${summary}</summary>`)
+        : undefined,
+    options
+  )
+
 const hiddenHeaders = new Set(["x-api-key", "authorization"])
 
 const toolResultsOf = (messages: ReadonlyArray<MessagesApi.Message>): Array<ScriptedModel.ToolResult> =>
