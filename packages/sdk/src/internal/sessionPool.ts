@@ -175,8 +175,8 @@ export const make = (
         }
       })
 
-    const fibers = yield* Effect.forEach(slots, (slot) => Effect.forkDaemon(runSlot(slot)))
-
+    // The slots run as daemons, stopped by the pool's finalizer, which is in place before the first one starts.
+    const fibers: Array<Fiber.RuntimeFiber<never>> = []
     yield* Scope.addFinalizer(
       outer,
       Effect.gen(function*() {
@@ -188,6 +188,9 @@ export const make = (
         ready.length = 0
         yield* publish
       })
+    )
+    yield* Effect.uninterruptible(
+      Effect.forEach(slots, (slot) => Effect.map(Effect.forkDaemon(runSlot(slot)), (fiber) => fibers.push(fiber)))
     )
 
     const checkHandlers = Effect.gen(function*() {
