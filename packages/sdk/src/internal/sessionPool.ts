@@ -189,8 +189,12 @@ export const make = (
         yield* publish
       })
     )
+    // Forked from an uninterruptible region, a fiber would inherit it: the slots are made interruptible again.
     yield* Effect.uninterruptible(
-      Effect.forEach(slots, (slot) => Effect.map(Effect.forkDaemon(runSlot(slot)), (fiber) => fibers.push(fiber)))
+      Effect.forEach(
+        slots,
+        (slot) => Effect.map(Effect.forkDaemon(Effect.interruptible(runSlot(slot))), (fiber) => fibers.push(fiber))
+      )
     )
 
     const checkHandlers = Effect.gen(function*() {
