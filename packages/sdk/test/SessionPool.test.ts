@@ -46,6 +46,13 @@ const pollProcesses = (cwd: string, test: (pids: ReadonlyArray<number>) => boole
     return yield* Effect.die(new Error(`no processes in ${cwd} passed the test`))
   })
 
+/** Closes `scope`, failing the test if that takes longer than `limit` (a close must never hang). */
+const closeWithin = (scope: Scope.CloseableScope, limit: Duration.DurationInput) =>
+  Scope.close(scope, Exit.void).pipe(
+    Effect.timeoutFail({ duration: limit, onTimeout: () => new Error(`closing the pool took over ${limit}`) }),
+    Effect.orDie
+  )
+
 const badInitializeCli = fileURLToPath(new URL("./fixtures/bad-initialize-claude.mjs", import.meta.url))
 
 describe("SessionPool", () => {
@@ -114,7 +121,7 @@ describe("SessionPool", () => {
       const status = yield* pool.status
       assert.strictEqual(status.warming, 1, "one warm-up in flight when the pool closes")
       assert.include(pids, claimed.pid)
-      yield* Scope.close(poolScope, Exit.void)
+      yield* closeWithin(poolScope, "10 seconds")
       for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
       assert.deepStrictEqual(processesIn(cwd), [])
       const error = yield* pool.claim().pipe(Effect.flip)
@@ -129,7 +136,7 @@ describe("SessionPool", () => {
       const pool = yield* SessionPool.make({ size: 3 }).pipe(Scope.extend(poolScope))
       const pids = yield* pollProcesses(cwd, (pids) => pids.length >= 1)
       assert.isAbove((yield* pool.status).warming, 0)
-      yield* Scope.close(poolScope, Exit.void)
+      yield* closeWithin(poolScope, "10 seconds")
       for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
       assert.deepStrictEqual(processesIn(cwd), [])
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
