@@ -25,5 +25,6 @@ export {
   ProtocolError,
   ResultError,
   SessionPoolError,
+  StructuredOutputError,
   TypeId
 } from "./internal/claudeError.js"

@@ -300,6 +300,33 @@ export const toolUse: (name: string, input: unknown, options?: { readonly id?: s
   internal.toolUse
 
 /**
+ * The name of the tool the CLI adds when it is asked for structured output
+ * (the `outputFormat` option, `ClaudeCode.structured`): the model answers by
+ * calling it, with the answer as its input.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const structuredOutputTool: string = internal.structuredOutputTool
+
+/**
+ * The model's structured answer: a call of the CLI's structured-output tool
+ * ({@link structuredOutputTool}) with `value` as its input. The CLI checks
+ * the value against the JSON Schema it was given: a match ends the turn with
+ * `structured_output` set on the result; a mismatch goes back to the model
+ * as an error tool result, and the next step of the script answers it.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([ScriptedModel.structuredOutput({ name: "Ada", age: 36 })])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const structuredOutput: (value: unknown, options?: { readonly id?: string | undefined }) => ToolUseBlock =
+  internal.structuredOutput
+
+/**
  * An assistant turn made of any mix of blocks, e.g. thinking, text and
  * several tool_use blocks (the CLI runs them all before the next request).
  *
@@ -587,6 +614,32 @@ export const compactionSummary: (
   summary: string,
   options?: { readonly times?: number | undefined }
 ) => Rule = internal.compactionSummary
+
+/**
+ * A rule that answers subagents only: the next `times` (default 1) requests
+ * for which {@link isSubagentRequest} holds get `reply`, whatever else the
+ * script holds. Put it first in the script; the main loop's turns follow it
+ * in order, whenever the subagent's requests arrive.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([
+ *   ScriptedModel.subagent(ScriptedModel.text("the helper's report")),
+ *   ScriptedModel.toolUse("Agent", { description: "helper", prompt: "look around" }),
+ *   ScriptedModel.text("done")
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const subagent = (
+  reply: Reply | ((request: ModelRequest) => Reply | undefined),
+  options?: { readonly times?: number | undefined }
+): Rule =>
+  rule(
+    (request) => isSubagentRequest(request) ? (typeof reply === "function" ? reply(request) : reply) : undefined,
+    { times: options?.times ?? 1 }
+  )
 
 // -------------------------------------------------------------------------------------------------
 // Constructors and layers

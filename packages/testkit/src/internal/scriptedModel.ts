@@ -62,6 +62,15 @@ export const toolUse = (
 ): ScriptedModel.ToolUseBlock =>
   makeStep<ScriptedModel.ToolUseBlock>({ _tag: "ToolUse", name, input, id: options?.id, pacing: undefined })
 
+/** The tool the CLI adds for structured output (`outputFormat`); its input is the answer. @internal */
+export const structuredOutputTool = "StructuredOutput"
+
+/** @internal */
+export const structuredOutput = (
+  value: unknown,
+  options?: { readonly id?: string | undefined }
+): ScriptedModel.ToolUseBlock => toolUse(structuredOutputTool, value, options)
+
 /** @internal */
 export const turn = (...blocks: ReadonlyArray<ScriptedModel.Block>): ScriptedModel.Turn =>
   makeStep<ScriptedModel.Turn>({ _tag: "Turn", blocks, stopReason: undefined, pacing: undefined, delay: undefined })
