@@ -33,6 +33,7 @@
  */
 import type * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -87,6 +88,14 @@ export interface Options {
   readonly size: number
   /** The options of every session, over the `ClaudeCode` layer's defaults. */
   readonly options?: ClaudeOptions.OptionsInput | undefined
+  /**
+   * How long after a claim its replacement starts warming; by default at
+   * once. A CLI starting up takes a few hundred milliseconds of CPU: on a
+   * machine with few cores, a replacement started at the claim competes with
+   * the claimed session's first turn, and a delay of a few hundred
+   * milliseconds lets that turn start first.
+   */
+  readonly refillDelay?: Duration.DurationInput | undefined
 }
 
 /**
@@ -109,7 +118,7 @@ export interface Status {
   readonly size: number
   /** The process ids of the ready sessions, the longest-waiting first. */
   readonly ready: ReadonlyArray<number>
-  /** How many warm-ups are under way. */
+  /** How many warm-ups are under way (or, after a claim, waiting out `refillDelay`). */
   readonly warming: number
   /** Why the last warm-up failed, until one succeeds (its slot retries, from 200 ms up to every 30 s). */
   readonly failure: Option.Option<Cause.Cause<ClaudeError>>
@@ -137,11 +146,21 @@ export const make = (
         })
       )
     )
+    const refillDelay = Duration.decodeUnknown(options.refillDelay ?? Duration.zero)
+    if (Option.isNone(refillDelay) || Duration.lessThan(refillDelay.value, Duration.zero)) {
+      return yield* new OptionsError({
+        reason: "InvalidOptions",
+        detail: `refillDelay: expected a duration (milliseconds, or a string like "250 millis"), got ${
+          String(options.refillDelay)
+        }`
+      })
+    }
     const claude = yield* ClaudeCode.ClaudeCode
     const resolved = yield* ClaudeCode.resolveOptions(options.options)
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     return yield* internal.make({
       size,
+      refillDelay: refillDelay.value,
       start: claude.startSession(resolved),
       gate: Option.getOrUndefined(gate),
       claimerGate: Effect.serviceOption(PermissionGate.PermissionGate),

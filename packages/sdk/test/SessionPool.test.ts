@@ -239,11 +239,28 @@ describe("SessionPool", () => {
       assert.strictEqual((yield* ScriptedModel.lastTurnRequest).model, "claude-opus-4-1-claimed")
     }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("that one")]))))
 
-  it.effect("size must be a positive integer", () =>
+  it.live("with a refillDelay, the replacement is spawned only once the delay has passed", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const pool = yield* SessionPool.make({ size: 1, refillDelay: "1500 millis" })
+      yield* awaitStatus(pool, full)
+      const session = yield* pool.claim()
+      const claimedAt = Date.now()
+      const turn = yield* Effect.fork(collect(session.turn("first turn alone")))
+      // The first moment a process other than the claimed one runs in the folder: the replacement.
+      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== session.pid))
+      assert.isAtLeast(Date.now() - claimedAt, 1_450)
+      assert.strictEqual(resultOf(yield* Fiber.join(turn)).result, "alone")
+      yield* awaitStatus(pool, full)
+    }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("alone")]))))
+
+  it.effect("size must be a positive integer, refillDelay a duration", () =>
     Effect.gen(function*() {
       const error = yield* SessionPool.make({ size: 0 }).pipe(Effect.flip)
       assert.strictEqual(error._tag, "OptionsError")
       assert.include(error.message, "size: expected a positive integer")
+      const delay = yield* SessionPool.make({ size: 1, refillDelay: "soon" as never }).pipe(Effect.flip)
+      assert.include(delay.message, "refillDelay: expected a duration")
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
 
   it.live("an interrupted waiting claim takes nothing from the pool", () =>

@@ -37,6 +37,8 @@ import * as InternalSession from "./session.js"
  */
 export interface PoolEnvironment {
   readonly size: number
+  /** How long after a claim its replacement starts warming. */
+  readonly refillDelay: Duration.Duration
   /** Starts one session in the current scope: spawn, initialize. Run in the pool's context. */
   readonly start: Effect.Effect<Session, ClaudeError, Scope.Scope>
   /** The permission gate the pool's sessions answer with, if any. */
@@ -157,6 +159,7 @@ export const make = (
           Effect.as(Deferred.await(entry.claimed), true),
           Effect.as(exited, false)
         )
+        if (claimed && Duration.greaterThan(env.refillDelay, Duration.zero)) yield* Effect.sleep(env.refillDelay)
         if (!claimed && entry.state === "ready") {
           entry.state = "dead"
           ready.splice(ready.indexOf(entry), 1)
