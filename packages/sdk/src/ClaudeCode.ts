@@ -28,9 +28,11 @@ import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import * as CliProcess from "./CliProcess.js"
 import * as InternalSession from "./internal/session.js"
+import * as SessionStoreResume from "./internal/sessionStoreResume.js"
 import { PermissionGate } from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
+import { SessionStore } from "./SessionStore.js"
 
 /**
  * @since 0.1.0
@@ -99,7 +101,13 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
         : options.executable !== undefined && options.executable !== defaults.executable
         ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
         : yield* locate
-      return yield* InternalSession.make({ executable, options }).pipe(Effect.provide(context))
+      // A session store in the calling context: the transcript is mirrored to it, and resumed from it.
+      const store = yield* Effect.serviceOption(SessionStore)
+      if (Option.isNone(store)) {
+        return yield* InternalSession.make({ executable, options }).pipe(Effect.provide(context))
+      }
+      const attached = yield* SessionStoreResume.attach(store.value, options).pipe(Effect.provide(context))
+      return yield* InternalSession.make({ executable, ...attached }).pipe(Effect.provide(context))
     })
   return ClaudeCode.of({ defaults, startSession })
 })

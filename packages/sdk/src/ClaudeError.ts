@@ -24,5 +24,6 @@ export {
   OptionsError,
   ProtocolError,
   ResultError,
+  SessionStoreError,
   TypeId
 } from "./internal/claudeError.js"

@@ -126,6 +126,14 @@ export * as PermissionResult from "./PermissionResult.js"
 export * as Session from "./Session.js"
 
 /**
+ * Where session transcripts live beyond one machine: the official SDK's `sessionStore` adapter as an
+ * Effect service; sessions mirror their transcripts to it and resume from it.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStore from "./SessionStore.js"
+
+/**
  * Span names, attribute keys and metrics.
  *
  * @since 0.1.0

@@ -316,6 +316,46 @@ export class ResultError extends Schema.TaggedError<ResultError>("@claude-effect
 }
 
 /**
+ * A session store (the `SessionStore` service: where transcripts are
+ * mirrored and resumed from) could not do what was asked.
+ *
+ * - `InvalidKey`: a session key the store cannot hold (empty, or a path
+ *   that would leave its place: `/`, `..`); `detail` names the field.
+ * - `InvalidEntry`: an entry that is not a transcript line (no string
+ *   `type`, not JSON).
+ * - `TooLarge`: an entry over the store's size limit; `detail` gives both.
+ * - `Unavailable`: the storage behind the store failed (a database that
+ *   cannot be reached, a query that failed); `cause` is its error. A
+ *   mirror batch that failed this way is kept and sent again at the next
+ *   turn's end.
+ * - `Timeout`: the store did not answer in time.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@claude-effect/sdk/SessionStoreError")(
+  "SessionStoreError",
+  {
+    reason: Schema.Literal("InvalidKey", "InvalidEntry", "TooLarge", "Unavailable", "Timeout"),
+    operation: Schema.Literal("append", "load", "listSessions", "delete", "listSubkeys"),
+    detail: Schema.String,
+    cause: Schema.optional(Schema.Defect)
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `The session store could not ${this.operation} (${this.reason}): ${this.detail}`
+  }
+}
+
+/**
  * Every error of the SDK.
  *
  * @since 0.1.0
@@ -330,6 +370,7 @@ export type ClaudeError =
   | InitializeError
   | OptionsError
   | ResultError
+  | SessionStoreError
 
 /**
  * @since 0.1.0
@@ -344,7 +385,8 @@ export const ClaudeError: Schema.Union<
     typeof ControlError,
     typeof InitializeError,
     typeof OptionsError,
-    typeof ResultError
+    typeof ResultError,
+    typeof SessionStoreError
   ]
 > = Schema.Union(
   CliNotFoundError,
@@ -354,5 +396,6 @@ export const ClaudeError: Schema.Union<
   ControlError,
   InitializeError,
   OptionsError,
-  ResultError
+  ResultError,
+  SessionStoreError
 )
