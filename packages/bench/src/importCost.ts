@@ -10,6 +10,9 @@
  *   imports, without any of our code;
  * - `bundled`: the same entry with effect and @effect/platform bundled in
  *   (one file, as an application bundle or a packaged CLI ships it);
+ * - `oursAlone`: `ours` imported after `dependencies` (effect and
+ *   @effect/platform already loaded, as in any Effect application): the cost
+ *   of our own modules;
  * - `official`: `@anthropic-ai/claude-agent-sdk`, which is published as one
  *   bundled file.
  *
@@ -30,7 +33,7 @@ const packagesDir = Path.dirname(benchDir)
  * @since 0.1.0
  * @category Models
  */
-export type ImportVariant = "ours" | "dependencies" | "bundled" | "official"
+export type ImportVariant = "ours" | "dependencies" | "bundled" | "oursAlone" | "official"
 
 /**
  * @since 0.1.0
@@ -81,8 +84,10 @@ const dependenciesOnly = (dir: string, oursFile: string): string => {
   return file
 }
 
-const timeImport = (target: string, cwd: string): number => {
-  const script = `const t = performance.now(); await import(${
+const timeImport = (target: string, cwd: string, preload?: string): number => {
+  const script = `${
+    preload === undefined ? "" : `await import(${JSON.stringify(preload)}); `
+  }const t = performance.now(); await import(${
     JSON.stringify(target)
   }); process.stdout.write(String(performance.now() - t))`
   const out = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd, encoding: "utf8" })
@@ -104,22 +109,32 @@ export const measureImportCost = async (scratch: string, runs: number): Promise<
   try {
     const ours = await build(local, false)
     const bundled = await build(dir, true)
+    const dependencies = pathToFileURL(dependenciesOnly(local, ours)).href
     const targets: Record<ImportVariant, string> = {
       ours: pathToFileURL(ours).href,
-      dependencies: pathToFileURL(dependenciesOnly(local, ours)).href,
+      dependencies,
       bundled: pathToFileURL(bundled).href,
+      oursAlone: pathToFileURL(ours).href,
       official: "@anthropic-ai/claude-agent-sdk"
     }
-    const samples: Record<ImportVariant, Array<number>> = { ours: [], dependencies: [], bundled: [], official: [] }
+    const preloads: Partial<Record<ImportVariant, string>> = { oursAlone: dependencies }
+    const samples: Record<ImportVariant, Array<number>> = {
+      ours: [],
+      dependencies: [],
+      bundled: [],
+      oursAlone: [],
+      official: []
+    }
     const variants = Object.keys(targets) as Array<ImportVariant>
-    for (const variant of variants) timeImport(targets[variant], benchDir) // warm the disk cache
+    for (const variant of variants) timeImport(targets[variant], benchDir, preloads[variant]) // warm the disk cache
     for (let run = 0; run < runs; run++) {
-      for (const variant of variants) samples[variant].push(timeImport(targets[variant], benchDir))
+      for (const variant of variants) samples[variant].push(timeImport(targets[variant], benchDir, preloads[variant]))
     }
     return {
       ours: median(samples.ours),
       dependencies: median(samples.dependencies),
       bundled: median(samples.bundled),
+      oursAlone: median(samples.oursAlone),
       official: median(samples.official)
     }
   } finally {

@@ -28,6 +28,38 @@ export interface Line {
   readonly note?: string | undefined
   /** `false` when raw is no floor for this measure (e.g. module import: raw imports nothing). */
   readonly rawIsFloor?: boolean | undefined
+  /**
+   * The line's own target (issue "Performance"), in place of the default (ours ≤ official within 5%, ours ≤ 2×
+   * raw): ours/official cost ratio at most `ratio`, or ours at most official + `plus` (e.g. 10 MB of RSS).
+   */
+  readonly target?: Target | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type Target = { readonly ratio: number } | { readonly plus: number }
+
+/**
+ * The same line with a target.
+ *
+ * @since 0.1.0
+ * @category Lines
+ */
+export const withTarget = (line: Line, target: Target): Line => ({ ...line, target })
+
+/**
+ * How a target reads in the table: `≤ 1.1×`, `≥ 1.0×` for a rate, `≤ official + 10`.
+ *
+ * @since 0.1.0
+ * @category Formatting
+ */
+export const describeTarget = (line: Line): string => {
+  const target = line.target
+  if (target === undefined) return ""
+  if ("plus" in target) return `≤ official + ${target.plus}`
+  return line.better === "higher" ? `≥ ${(1 / target.ratio).toFixed(2)}×` : `≤ ${target.ratio}×`
 }
 
 /**
@@ -138,6 +170,18 @@ const verdict = (line: Line): string => {
   }
   const vsOfficial = costRatio(line, "ours", "official")
   const vsRaw = costRatio(line, "ours", "raw")
+  const target = line.target
+  if (target !== undefined) {
+    if ("plus" in target) {
+      const ours = line.values.ours
+      const official = line.values.official
+      if (ours === undefined || official === undefined || !Number.isFinite(ours) || !Number.isFinite(official)) {
+        return "✗"
+      }
+      return ours <= official + target.plus ? "✓" : "✗"
+    }
+    return Number.isFinite(vsOfficial) && vsOfficial <= target.ratio ? "✓" : "✗"
+  }
   if (!Number.isFinite(vsOfficial) && !Number.isFinite(vsRaw)) return ""
   const failsOfficial = Number.isFinite(vsOfficial) && vsOfficial > 1.05
   const failsRaw = line.rawIsFloor !== false && Number.isFinite(vsRaw) && vsRaw > 2
@@ -160,8 +204,8 @@ const cell = (line: Line, sdk: Sdk): string => {
  * @category Formatting
  */
 export const markdownTable = (lines: ReadonlyArray<Line>): string => {
-  const header = "| row | measure | ours | official | raw | ours/official | ours/raw | official/raw | target |"
-  const rule = "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: |"
+  const header = "| row | measure | ours | official | raw | ours/official | ours/raw | official/raw | target | met |"
+  const rule = "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | :---: | :---: |"
   const body = lines.map((line) => {
     const ratios = line.better === "check"
       ? ["", "", ""]
@@ -173,7 +217,9 @@ export const markdownTable = (lines: ReadonlyArray<Line>): string => {
     const label = line.label
     return `| ${line.row} | ${label} | ${cell(line, "ours")} | ${cell(line, "official")} | ${cell(line, "raw")} | ${
       ratios.join(" | ")
-    } | ${verdict(line)} |`
+    } | ${line.target !== undefined ? describeTarget(line) : line.better === "check" ? "all pass" : "≤ official"} | ${
+      verdict(line)
+    } |`
   })
   return [header, rule, ...body].join("\n")
 }

@@ -27,9 +27,13 @@ import { type ClaudeError, OptionsError, ResultError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import * as CliProcess from "./CliProcess.js"
+import * as ControlRouter from "./ControlRouter.js"
+import * as HookRegistry from "./HookRegistry.js"
+import * as InternalMcpServer from "./internal/mcpServer.js"
+import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
 import * as SessionStoreResume from "./internal/sessionStoreResume.js"
-import { PermissionGate } from "./PermissionGate.js"
+import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
 import { SessionStore } from "./SessionStore.js"
@@ -104,13 +108,76 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
       // A session store in the calling context: the transcript is mirrored to it, and resumed from it.
       const store = yield* Effect.serviceOption(SessionStore)
       if (Option.isNone(store)) {
-        return yield* InternalSession.make({ executable, options }).pipe(Effect.provide(context))
+        return yield* InternalSession.make(yield* sessionEnvironment(executable, options)).pipe(
+          Effect.provide(context)
+        )
       }
       const attached = yield* SessionStoreResume.attach(store.value, options).pipe(Effect.provide(context))
-      return yield* InternalSession.make({ executable, ...attached }).pipe(Effect.provide(context))
+      const environment = yield* sessionEnvironment(executable, attached.options)
+      return yield* InternalSession.make({ ...environment, mirror: attached.mirror }).pipe(Effect.provide(context))
     })
   return ClaudeCode.of({ defaults, startSession })
 })
+
+/**
+ * A session's services and how they are put together, in one place: the CLI
+ * process spawned with the arguments and environment the options map to, the
+ * hook registry of the hook layers in scope, and the router over both with
+ * every inbound handler (hooks, the permission gate if provided, the SDK MCP
+ * servers). A `CliProcess` or `HookRegistry` the calling context provides is
+ * used in place of its layer.
+ */
+const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
+  Effect.map(Effect.serviceOption(PermissionGate.PermissionGate), (gate): InternalSession.SessionEnvironment => {
+    const settings = ClaudeOptions.runtimeSettings(options)
+    const processEnv = ClaudeOptions.toEnv(options, process.env)
+    const secrets = Secrets.secretValues(options, processEnv)
+    const mcp = InternalMcpServer.sessionExtras(options)
+    const services = (wiring: InternalSession.SessionWiring) => {
+      const base = Layer.merge(
+        fromContextOr(
+          CliProcess.CliProcess,
+          CliProcess.layer({
+            executable,
+            args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+            env: processEnv,
+            cwd: settings.cwd,
+            maxLineChars: settings.maxLineChars,
+            closeGracePeriod: settings.closeGracePeriod,
+            redact: secrets
+          })
+        ),
+        fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
+      )
+      const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
+        ControlRouter.layer({
+          ...wiring,
+          handlers: [
+            hooks.inboundHandler,
+            ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+            ...mcp.handlers
+          ],
+          controlTimeout: settings.controlTimeout
+        })))
+      return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
+        cli: Context.get(context, CliProcess.CliProcess),
+        router: Context.get(context, ControlRouter.ControlRouter),
+        hooks: Context.get(context, HookRegistry.HookRegistry)
+      }))
+    }
+    return {
+      settings,
+      secrets,
+      initialize: { ...ClaudeOptions.toInitializeFields(options), ...mcp.initialize },
+      services
+    }
+  })
+
+const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
+  Layer.unwrapEffect(Effect.map(
+    Effect.serviceOption(tag),
+    Option.match({ onNone: () => fallback, onSome: (service) => Layer.succeed(tag, service) })
+  ))
 
 /**
  * @since 0.1.0
@@ -179,7 +246,7 @@ export const session = (
 ): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
   Effect.gen(function*() {
     const service = yield* ClaudeCode
-    const gate = yield* Effect.serviceOption(PermissionGate)
+    const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     // Each layer of options is decoded alone; the checks across options run on the merged result.
     const resolved = yield* ClaudeOptions.validate(
       ClaudeOptions.merge(service.defaults, yield* ClaudeOptions.decodePartial(options ?? {})),

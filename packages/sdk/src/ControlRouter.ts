@@ -325,19 +325,21 @@ export const make: (
       const request = envelope.request
       const subtype = request.subtype
       const handler = handlers.get(subtype)
+      // Attributes are built only for a span that is made (a tracer is installed).
       const span = InternalTelemetry.startSpan(
         runtime.fiberRefs,
         runtime.context,
-        handler?.spanName?.(request) ?? Telemetry.spans.inbound,
+        () => handler?.spanName?.(request) ?? Telemetry.spans.inbound,
         options.parentSpan?.(),
         "server",
-        handler?.attributes === undefined
-          ? { [Telemetry.attributes.requestId]: requestId, [Telemetry.attributes.subtype]: subtype }
-          : {
-            [Telemetry.attributes.requestId]: requestId,
-            [Telemetry.attributes.subtype]: subtype,
-            ...handler.attributes(request)
-          }
+        () =>
+          handler?.attributes === undefined
+            ? { [Telemetry.attributes.requestId]: requestId, [Telemetry.attributes.subtype]: subtype }
+            : {
+              [Telemetry.attributes.requestId]: requestId,
+              [Telemetry.attributes.subtype]: subtype,
+              ...handler.attributes(request)
+            }
       )
       // Its log annotations are set as its fiber is created, rather than by an effect around it.
       const annotations = HashMap.set(HashMap.set(baseAnnotations(), "requestId", requestId), "subtype", subtype)

@@ -14,12 +14,12 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Schema from "effect/Schema"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as AnswerIssues from "./internal/answerIssues.js"
 import * as GuardedRun from "./internal/guardedRun.js"
 // The permission schemas only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolPermissions from "./internal/protocol/permissions.js"
+import * as Validator from "./internal/protocol/validator.js"
 import * as PermissionResult from "./PermissionResult.js"
 import type * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
@@ -92,7 +92,7 @@ export interface Options {
   readonly timeout?: Duration.DurationInput | undefined
 }
 
-const validateResult = Schema.validateEither(ProtocolPermissions.PermissionResult, { onExcessProperty: "preserve" })
+const validateResult = Validator.answerValidator(ProtocolPermissions.PermissionResult)
 
 const policy: GuardedRun.Policy<Protocol.PermissionResult> = {
   kind: "permission",

@@ -13,7 +13,6 @@ import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import { globalValue } from "effect/GlobalValue"
 import * as HashSet from "effect/HashSet"
-import * as Schema from "effect/Schema"
 import * as Path from "node:path"
 import type { InboundHandler } from "../ControlRouter.js"
 import type * as HookLayer from "../HookLayer.js"
@@ -25,6 +24,7 @@ import * as HookResult from "./hookResult.js"
 import * as Telemetry from "./telemetry.js"
 // The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolHooks from "./protocol/hooks.js"
+import * as Validator from "./protocol/validator.js"
 
 // -----------------------------------------------------------------------------
 // Registration
@@ -376,7 +376,7 @@ export const decisionOf = (output: Protocol.SyncHookOutput): HookRegistry.Decisi
   return Object.keys(o).length === 0 ? "empty" : "other"
 }
 
-const validateSyncOutput = Schema.validateEither(ProtocolHooks.SyncHookOutput, { onExcessProperty: "preserve" })
+const validateSyncOutput = Validator.answerValidator(ProtocolHooks.SyncHookOutput)
 
 // An output whose hookEventName names another event makes the CLI fail the tool call with an
 // opaque error: catch it here, where the fallback can say why.

@@ -8,77 +8,76 @@
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
 import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
-import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as HashSet from "effect/HashSet"
-import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import type { CliExitError } from "../ClaudeError.js"
-import * as ClaudeOptions from "../ClaudeOptions.js"
-import * as CliProcess from "../CliProcess.js"
-import * as ControlRequest from "../ControlRequest.js"
-import * as ControlRouter from "../ControlRouter.js"
-import * as HookRegistry from "../HookRegistry.js"
-import * as PermissionGate from "../PermissionGate.js"
+import type * as ClaudeOptions from "../ClaudeOptions.js"
+import type * as CliProcess from "../CliProcess.js"
+import type * as ControlRequest from "../ControlRequest.js"
+import type * as ControlRouter from "../ControlRouter.js"
+import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
 import { type ClaudeError, InitializeError, type ProtocolError, ResultError } from "./claudeError.js"
-import * as InternalMcpServer from "./mcpServer.js"
-import * as Secrets from "./options/secrets.js"
+import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
 import type * as SessionStoreMirror from "./sessionStoreMirror.js"
 import * as Telemetry from "./telemetry.js"
 import * as InternalTelemetry from "./telemetry.js"
 
-/** @internal */
+/**
+ * What a session is made from. The composition of its services (which
+ * layers, which inbound handlers, which CLI arguments) is the public
+ * `ClaudeCode` module's: here they arrive built, through `services`, and the
+ * session adds the turn bookkeeping they report to.
+ *
+ * @internal
+ */
 export interface SessionEnvironment {
-  readonly executable: string
-  readonly options: ClaudeOptions.Options
+  readonly settings: ClaudeOptions.RuntimeSettings
+  /** The secrets every log line, stderr line and error of the session hides. */
+  readonly secrets: ReadonlyArray<string>
+  /** The initialize fields from the options and the SDK MCP servers (hooks are added here). */
+  readonly initialize: ControlRequest.Payload<typeof controlRequests.initialize>
+  /** Builds the session's services in the session's scope, wired to its bookkeeping. */
+  readonly services: (
+    wiring: SessionWiring
+  ) => Effect.Effect<SessionServices, CliExitError, CommandExecutor.CommandExecutor | Scope.Scope>
   /** Takes the CLI's `transcript_mirror` frames to the session store, when there is one. */
   readonly mirror?: SessionStoreMirror.Mirror | undefined
 }
 
 /**
- * The services of one session from their layers: the CLI process, the hook
- * registry, and the router over them with every inbound handler. A service
- * the calling context already has (a fake `CliProcess` in a test, a
- * `HookRegistry` of one's own) is used instead of building one.
+ * What the session gives the router: the turn bookkeeping fed as lines are
+ * read, the exit classification, the redaction, and the span and log
+ * annotations of the moment.
  *
  * @internal
  */
-export const servicesLayer = (config: {
-  readonly spawn: CliProcess.SpawnConfig
-  readonly hooks: HookRegistry.MakeOptions
-  readonly router: (hooks: HookRegistry.HookRegistry.Service) => ControlRouter.MakeOptions
-}): Layer.Layer<
-  CliProcess.CliProcess | ControlRouter.ControlRouter | HookRegistry.HookRegistry,
-  CliExitError,
-  CommandExecutor.CommandExecutor
-> => {
-  const base = Layer.merge(
-    fromContextOr(CliProcess.CliProcess, CliProcess.layer(config.spawn)),
-    fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer(config.hooks))
-  )
-  const router = Layer.unwrapEffect(
-    Effect.map(HookRegistry.HookRegistry, (hooks) => ControlRouter.layer(config.router(hooks)))
-  )
-  return Layer.provideMerge(router, base)
+export interface SessionWiring {
+  readonly observe: (message: Protocol.Message) => void
+  readonly classifyExit: (status: CliProcess.ExitStatus) => ControlRouter.ExitOutcome
+  readonly redact: (text: string) => string
+  readonly parentSpan: () => Tracer.AnySpan
+  readonly logAnnotations: () => Record<string, unknown>
 }
 
-const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
-  Layer.unwrapEffect(Effect.map(
-    Effect.serviceOption(tag),
-    Option.match({ onNone: () => fallback, onSome: (service) => Layer.succeed(tag, service) })
-  ))
+/** @internal */
+export interface SessionServices {
+  readonly cli: CliProcess.CliProcess.Service
+  readonly router: ControlRouter.ControlRouter.Service
+  readonly hooks: HookRegistry.HookRegistry.Service
+}
 
 /**
  * Turn bookkeeping, kept as the router reads (not as the consumer does), so
@@ -150,13 +149,11 @@ export const make = (
   env: SessionEnvironment
 ): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
   Effect.suspend(() => {
-    const processEnv = ClaudeOptions.toEnv(env.options, process.env)
-    const secrets = Secrets.secretValues(env.options, processEnv)
-    const redactor = Redaction.make(secrets)
+    const redactor = Redaction.make(env.secrets)
     // Everything the session's fibers log (the router, hooks, the gate, MCP tools) goes through
     // loggers that hide the session's secrets, whatever the level and whichever logger is installed.
     return Effect.locallyWith(
-      makeSession(env, processEnv, secrets, redactor),
+      makeSession(env, redactor),
       FiberRef.currentLoggers,
       HashSet.map((logger) => Redaction.redactingLogger(logger, redactor))
     )
@@ -164,15 +161,10 @@ export const make = (
 
 const makeSession = (
   env: SessionEnvironment,
-  processEnv: Record<string, string>,
-  secrets: ReadonlyArray<string>,
   redactor: Redaction.Redactor
 ): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
   Effect.gen(function*() {
-    const options = env.options
-    const settings = ClaudeOptions.runtimeSettings(options)
-    const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
-    const mcp = InternalMcpServer.sessionExtras(options)
+    const settings = env.settings
 
     const sessionSpan = yield* Effect.makeSpanScoped(Telemetry.spans.session, { kind: "client" })
     yield* Effect.acquireRelease(
@@ -188,42 +180,20 @@ const makeSession = (
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
     if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
 
-    // The session's services, each from its layer, composed here and only here.
-    const services = yield* Layer.build(servicesLayer({
-      spawn: {
-        executable: env.executable,
-        args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
-        env: processEnv,
-        cwd: settings.cwd,
-        maxLineChars: settings.maxLineChars,
-        closeGracePeriod: settings.closeGracePeriod,
-        redact: secrets
+    const { cli, hooks, router } = yield* env.services({
+      observe: mirror === undefined ? turns.observe : (message) => {
+        turns.observe(message)
+        mirror.observe(message)
       },
-      hooks: { defaultTimeout: settings.hookTimeout },
-      router: (hooks) => ({
-        observe: mirror === undefined ? turns.observe : (message) => {
-          turns.observe(message)
-          mirror.observe(message)
-        },
-        classifyExit: turns.classifyExit,
-        redact: redactor.redact,
-        handlers: [
-          hooks.inboundHandler,
-          ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-          ...mcp.handlers
-        ],
-        controlTimeout: settings.controlTimeout,
-        parentSpan: () => turnSpan ?? sessionSpan,
-        logAnnotations: (): Record<string, unknown> => ({
-          pid,
-          turn: turnIndex,
-          ...(sessionId !== undefined ? { sessionId } : {})
-        })
+      classifyExit: turns.classifyExit,
+      redact: redactor.redact,
+      parentSpan: () => turnSpan ?? sessionSpan,
+      logAnnotations: (): Record<string, unknown> => ({
+        pid,
+        turn: turnIndex,
+        ...(sessionId !== undefined ? { sessionId } : {})
       })
-    }))
-    const cli = Context.get(services, CliProcess.CliProcess)
-    const router = Context.get(services, ControlRouter.ControlRouter)
-    const hooks = Context.get(services, HookRegistry.HookRegistry)
+    })
     const pid = cli.pid
     sessionSpan.attribute(Telemetry.attributes.pid, pid)
 
@@ -262,7 +232,7 @@ const makeSession = (
         yield* router.expectExit
         const busy = turnInFlight()
         if (busy) {
-          yield* router.request(ControlRequest.requests.interrupt, {}, {
+          yield* router.request(controlRequests.interrupt, {}, {
             timeout: Duration.seconds(1)
           }).pipe(Effect.ignore)
         }
@@ -270,14 +240,13 @@ const makeSession = (
       })
     )
 
-    const initializeFields: ControlRequest.Payload<typeof ControlRequest.requests.initialize> = {
+    const initializeFields: ControlRequest.Payload<typeof controlRequests.initialize> = {
       ...(hooks.initializeHooks !== undefined ? { hooks: hooks.initializeHooks } : {}),
-      ...ClaudeOptions.toInitializeFields(options),
-      ...mcp.initialize
+      ...env.initialize
     }
 
     const initialization: Protocol.InitializeResponse = yield* router.request(
-      ControlRequest.requests.initialize,
+      controlRequests.initialize,
       initializeFields,
       { timeout: settings.initializeTimeout }
     ).pipe(

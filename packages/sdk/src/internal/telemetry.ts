@@ -38,6 +38,8 @@ export const spans = {
   mcpTool: "claude.mcp.tool"
 } as const
 
+const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
+
 /**
  * A span started outside any fiber, as `Effect.withSpan` would start it in a
  * fiber with these `fiberRefs` and `context` (the tracer, its clock, the
@@ -50,17 +52,20 @@ export const spans = {
 export const startSpan = (
   fiberRefs: FiberRefs.FiberRefs,
   context: Context.Context<never>,
-  name: string,
+  name: () => string,
   parent: Tracer.AnySpan | undefined,
   kind: Tracer.SpanKind,
-  attributes: Record<string, unknown>
+  attributes: () => Record<string, unknown>
 ): Tracer.Span | undefined => {
   if (!FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled)) return undefined
   const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
   const tracer = Context.get(services, Tracer.Tracer)
+  // Effect's own tracer exports nowhere: a span per request would be built for nobody to read. Spans
+  // are made once a tracer is installed (an exporter's layer, `Layer.setTracer`).
+  if (tracer === nativeTracer) return undefined
   const timing = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
   const span = tracer.span(
-    name,
+    name(),
     parent !== undefined ? Option.some(parent) : Context.getOption(context, Tracer.ParentSpan),
     Context.empty(),
     [],
@@ -70,7 +75,8 @@ export const startSpan = (
   )
   const annotations = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerSpanAnnotations)
   if (HashMap.size(annotations) > 0) HashMap.forEach(annotations, (value, key) => span.attribute(key, value))
-  for (const key in attributes) span.attribute(key, attributes[key])
+  const values = attributes()
+  for (const key in values) span.attribute(key, values[key])
   return span
 }
 

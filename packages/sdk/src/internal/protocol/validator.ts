@@ -378,3 +378,19 @@ export const validatorFor = <A>(
     return Either.isRight(checked) ? Either.right(input as A) : Either.left(checked.left)
   }
 }
+
+/**
+ * `Schema.validateEither(schema, { onExcessProperty: "preserve" })`, checked in
+ * place where the schema allows (an answer is checked once per request: the
+ * Schema interpreter cost a can_use_tool answer ~100 µs).
+ *
+ * @internal
+ */
+export const answerValidator = <A>(
+  schema: Schema.Schema<A, any, never>
+): (input: unknown) => Either.Either<A, ParseResult.ParseError> => {
+  const options = { onExcessProperty: "preserve" } as const
+  const fast = validatorFor(schema, options)
+  if (fast === undefined) return Schema.validateEither(schema, options)
+  return (input) => Either.mapLeft(fast(input), (issue) => new ParseResult.ParseError({ issue }))
+}
