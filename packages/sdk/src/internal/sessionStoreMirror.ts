@@ -145,7 +145,18 @@ export const make = (options: {
         }),
         Effect.retry({ schedule: RETRY, while: (error) => error.reason === "Unavailable" }),
         Effect.as(undefined),
-        Effect.catchAll(Effect.succeed)
+        Effect.catchAll(Effect.succeed),
+        // A store that dies (a driver that throws, a closed connection) is a store that is not there.
+        Effect.catchAllDefect((defect) =>
+          Effect.succeed(
+            new SessionStoreError({
+              operation: "append",
+              reason: "Unavailable",
+              detail: `the store failed: ${defect instanceof Error ? defect.message : String(defect)}`,
+              cause: defect
+            })
+          )
+        )
       )
 
     // One flush at a time, in order: what failed goes back in front of what came since.
