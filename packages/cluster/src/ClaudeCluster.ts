@@ -55,8 +55,8 @@ export const shardingDefaults: Partial<ShardingConfig.ShardingConfig["Type"]> = 
   refreshAssignmentsInterval: Duration.seconds(1),
   entityMessagePollInterval: Duration.seconds(1),
   entityReplyPollInterval: Duration.millis(100),
-  shardLockRefreshInterval: Duration.seconds(2),
-  shardLockExpiration: Duration.seconds(10),
+  shardLockRefreshInterval: Duration.seconds(5),
+  shardLockExpiration: Duration.seconds(30),
   entityTerminationTimeout: Duration.seconds(10)
 }
 
