@@ -105,14 +105,15 @@ export const layer = (
     // permission gate, its ClaudeCode and session store. Every entity's session runs under them.
     const hooks = yield* HookRegistry.make()
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
-    const base = yield* Effect.context<ClaudeCode.ClaudeCode | SessionStore.SessionStore>()
-    const runner = Context.add(
-      Option.isSome(gate) ? Context.add(base, PermissionGate.PermissionGate, gate.value) : base,
-      HookRegistry.HookRegistry,
-      hooks
+    const claude = yield* ClaudeCode.ClaudeCode
+    const store = yield* SessionStore.SessionStore
+    // These services only: the layer's whole context would also carry its Scope, and a session must live
+    // in its entity's scope (closed when the entity is), not in the runner's.
+    const runner = Context.make(ClaudeCode.ClaudeCode, claude).pipe(
+      Context.add(SessionStore.SessionStore, store),
+      Context.add(HookRegistry.HookRegistry, hooks),
+      (context) => Option.isSome(gate) ? Context.add(context, PermissionGate.PermissionGate, gate.value) : context
     )
-    const claude = Context.get(base, ClaudeCode.ClaudeCode)
-    const store = Context.get(base, SessionStore.SessionStore)
     // The sessions open on this runner. When the runner shuts down they are closed here, first, while the
     // cluster's storage and the session store are still up: each CLI ends gracefully and its last lines are
     // stored (the cluster's own entity shutdown would come after its storage is gone).
