@@ -5,6 +5,7 @@
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Example from "../src/Example.js"
+import * as effectAi from "../src/examples/effect-ai.js"
 import * as mcpTool from "../src/examples/mcp-tool.js"
 import * as permissionGate from "../src/examples/permission-gate.js"
 import * as postToolUseContext from "../src/examples/post-tool-use-context.js"
@@ -87,5 +88,15 @@ describe("examples", () => {
       const out = yield* run(permissionGate)
       assert.include(out, "result: [dry run] rm notes.txt")
       assert.include(out, "error:  This session is read-only")
+    }))
+
+  it.live("@effect/ai LanguageModel on Claude Code", () =>
+    Effect.gen(function*() {
+      const out = yield* run(effectAi)
+      assert.include(out, `tool:   OrderStatus {"id":"A-1001"}`)
+      assert.include(out, `result: {"id":"A-2002","status":"pending"}`)
+      assert.include(out, "claude: Statuses:")
+      assert.include(out, "object: shipped A-1001; pending A-2002")
+      assert.include(out, "chat:   Noted: 7. / You asked me to remember 7.")
     }))
 })

@@ -1,13 +1,16 @@
 /**
  * The published packages, installed as a user installs them: `pnpm build`,
- * `pnpm pack` of `@claude-effect/sdk` and `@claude-effect/testkit`, then
- * `npm install` of both tarballs into a fresh project in the temp directory,
- * outside this workspace, with `effect`, `@effect/platform` and
- * `@effect/platform-node` at the supported versions. There, the fixtures in
- * `install/` are type-checked by `tsc` and run:
+ * `pnpm pack` of `@claude-effect/sdk`, `@claude-effect/testkit` and
+ * `@claude-effect/ai`, then `npm install` of the tarballs into a fresh
+ * project in the temp directory, outside this workspace, with `effect`,
+ * `@effect/platform`, `@effect/platform-node` and `@effect/ai` (and its
+ * peers) at the supported versions. There, the fixtures in `install/` are
+ * type-checked by `tsc` and run:
  * - a program with a PreToolUse deny hook and a permission gate against the
  *   testkit's scripted model on the real CLI that came with the SDK: the
  *   denied file does not exist, the allowed one does;
+ * - an `@effect/ai` program on `@claude-effect/ai`: the app's tool ran, the
+ *   hook denied the shell command;
  * - a vitest file using `@effect/vitest` and the testkit;
  * - `npx claude-effect-hooks --help` and `npx claude-effect-testkit --help`;
  * - the program bundled by esbuild into one file (ESM and CommonJS) and run
@@ -93,6 +96,13 @@ const installed = (name: string): string =>
       "utf8"
     )
   ).version
+const installedIn = (pkg: string, name: string): string =>
+  JSON.parse(
+    Fs.readFileSync(
+      Path.join(Fs.realpathSync(Path.join(root, "packages", pkg, "node_modules", ...name.split("/"))), "package.json"),
+      "utf8"
+    )
+  ).version
 const installedAtRoot = (name: string): string =>
   JSON.parse(Fs.readFileSync(Path.join(root, "node_modules", ...name.split("/"), "package.json"), "utf8")).version
 
@@ -117,6 +127,8 @@ describe("installed from the packed tarballs, outside the workspace", () => {
           "@claude-effect/sdk",
           "--filter",
           "@claude-effect/testkit",
+          "--filter",
+          "@claude-effect/ai",
           "pack",
           "--pack-destination",
           packs
@@ -125,6 +137,7 @@ describe("installed from the packed tarballs, outside the workspace", () => {
       )
       const tarballs = Fs.readdirSync(packs).filter((file) => file.endsWith(".tgz")).sort()
       assert.deepStrictEqual(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, "")), [
+        "claude-effect-ai",
         "claude-effect-sdk",
         "claude-effect-testkit"
       ])
@@ -157,10 +170,13 @@ describe("installed from the packed tarballs, outside the workspace", () => {
       )
       Fs.mkdirSync(Path.join(project, "src"))
       for (
-        const [from, to] of [["policy.ts", "policy.ts"], ["agent.ts", "agent.ts"], ["bundle.ts", "bundle.ts"], [
-          "agent-test.ts",
-          "agent.test.ts"
-        ]]
+        const [from, to] of [
+          ["policy.ts", "policy.ts"],
+          ["agent.ts", "agent.ts"],
+          ["ai-agent.ts", "ai-agent.ts"],
+          ["bundle.ts", "bundle.ts"],
+          ["agent-test.ts", "agent.test.ts"]
+        ]
       ) {
         Fs.copyFileSync(Path.join(fixtures, from!), Path.join(project, "src", to!))
       }
@@ -175,6 +191,9 @@ describe("installed from the packed tarballs, outside the workspace", () => {
         `effect@${installed("effect")}`,
         `@effect/platform@${installed("@effect/platform")}`,
         `@effect/platform-node@${installed("@effect/platform-node")}`,
+        `@effect/ai@${installedIn("ai", "@effect/ai")}`,
+        `@effect/experimental@${installedIn("ai", "@effect/experimental")}`,
+        `@effect/rpc@${installedIn("ai", "@effect/rpc")}`,
         `@effect/vitest@${installedAtRoot("@effect/vitest")}`,
         `vitest@${installedAtRoot("vitest")}`,
         `typescript@${installedAtRoot("typescript")}`,
@@ -202,7 +221,7 @@ describe("installed from the packed tarballs, outside the workspace", () => {
       // workspace: ranges are replaced on pack; the CLI is a dependency of the SDK.
       assert.notInclude(JSON.stringify(testkit.dependencies), "workspace:")
       assert.strictEqual(sdk.dependencies["@anthropic-ai/claude-code"], installed("@anthropic-ai/claude-code"))
-      for (const pkg of ["sdk", "testkit"]) {
+      for (const pkg of ["sdk", "testkit", "ai"]) {
         assert.isTrue(Fs.existsSync(Path.join(project, "node_modules/@claude-effect", pkg, "LICENSE")), pkg)
       }
       const probe = yield* succeed(process.execPath, [
@@ -249,6 +268,27 @@ describe("installed from the packed tarballs, outside the workspace", () => {
         assert.isFalse(Fs.existsSync(Path.join(work, "denied.txt")))
         assert.strictEqual(Fs.readFileSync(Path.join(work, "allowed.txt"), "utf8"), "fine\n")
         assert.deepStrictEqual(report.asked, ["Bash"])
+      }),
+    120_000
+  )
+
+  it.live(
+    "an @effect/ai program on @claude-effect/ai: the app's tool runs, the hook denies the shell",
+    () =>
+      Effect.gen(function*() {
+        if (!Fs.existsSync(Path.join(project, "dist", "ai-agent.js"))) {
+          yield* succeed(process.execPath, [bin("tsc"), "-p", "tsconfig.json"], { cwd: project })
+        }
+        const work = Fs.realpathSync(Fs.mkdtempSync(Path.join(project, "work-")))
+        const output = yield* succeed(process.execPath, ["dist/ai-agent.js", work], { cwd: project })
+        const report = JSON.parse(output.stdout.trim().split("\n").at(-1)!)
+        assert.deepStrictEqual(report, {
+          text: "21 doubled is 42.",
+          calls: [["Double", { n: 21 }]],
+          results: [["Double", 42]],
+          denied: ["Bash"]
+        })
+        assert.isFalse(Fs.existsSync(Path.join(work, "denied.txt")))
       }),
     120_000
   )

@@ -1,7 +1,8 @@
 /**
  * The entry point: `query` for one prompt on one CLI process, `session` for a
  * multi-turn conversation. Both pick up, from the calling context, every
- * hook layer in scope and the permission gate if one is provided.
+ * hook layer in scope, and the permission gate, the elicitation handler and
+ * the user dialog handler if they are provided.
  *
  * ```ts
  * const program = ClaudeCode.query("Say hi").pipe(
@@ -21,6 +22,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ClaudeError, OptionsError, ResultError } from "./ClaudeError.js"
@@ -28,15 +30,20 @@ import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import * as CliProcess from "./CliProcess.js"
 import * as ControlRouter from "./ControlRouter.js"
+import * as ElicitationHandler from "./ElicitationHandler.js"
 import * as HookRegistry from "./HookRegistry.js"
+import * as InternalElicitation from "./internal/elicitation.js"
 import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
 import * as SessionStoreResume from "./internal/sessionStoreResume.js"
+import * as StderrLines from "./internal/stderrLines.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
 import { SessionStore } from "./SessionStore.js"
+import * as StructuredOutput from "./StructuredOutput.js"
+import * as UserDialog from "./UserDialog.js"
 
 /**
  * @since 0.1.0
@@ -124,54 +131,82 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * process spawned with the arguments and environment the options map to, the
  * hook registry of the hook layers in scope, and the router over both with
  * every inbound handler (hooks, the permission gate if provided, the SDK MCP
- * servers). A `CliProcess` or `HookRegistry` the calling context provides is
- * used in place of its layer.
+ * servers, elicitations — declined without an `ElicitationHandler` — and user
+ * dialogs if a `UserDialog` is provided, whose kinds the initialize request
+ * declares), and the CLI's stderr as lines. A `CliProcess` or `HookRegistry`
+ * the calling context provides is used in place of its layer (a provided
+ * process has no stderr lines here).
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
-  Effect.map(Effect.serviceOption(PermissionGate.PermissionGate), (gate): InternalSession.SessionEnvironment => {
-    const settings = ClaudeOptions.runtimeSettings(options)
-    const processEnv = ClaudeOptions.toEnv(options, process.env)
-    const secrets = Secrets.secretValues(options, processEnv)
-    const mcp = InternalMcpServer.sessionExtras(options)
-    const services = (wiring: InternalSession.SessionWiring) => {
-      const base = Layer.merge(
-        fromContextOr(
-          CliProcess.CliProcess,
-          CliProcess.layer({
-            executable,
-            args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
-            env: processEnv,
-            cwd: settings.cwd,
-            maxLineChars: settings.maxLineChars,
-            closeGracePeriod: settings.closeGracePeriod,
-            redact: secrets
-          })
-        ),
-        fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
-      )
-      const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
-        ControlRouter.layer({
-          ...wiring,
-          handlers: [
-            hooks.inboundHandler,
-            ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-            ...mcp.handlers
-          ],
-          controlTimeout: settings.controlTimeout
-        })))
-      return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
-        cli: Context.get(context, CliProcess.CliProcess),
-        router: Context.get(context, ControlRouter.ControlRouter),
-        hooks: Context.get(context, HookRegistry.HookRegistry)
-      }))
+  Effect.map(
+    Effect.all([
+      Effect.serviceOption(PermissionGate.PermissionGate),
+      Effect.serviceOption(CliProcess.CliProcess),
+      Effect.serviceOption(ElicitationHandler.ElicitationHandler),
+      Effect.serviceOption(UserDialog.UserDialog)
+    ]),
+    ([gate, providedCli, elicitation, dialog]): InternalSession.SessionEnvironment => {
+      const settings = ClaudeOptions.runtimeSettings(options)
+      const processEnv = ClaudeOptions.toEnv(options, process.env)
+      const secrets = Secrets.secretValues(options, processEnv)
+      const elicitationHandler = Option.getOrUndefined(elicitation)
+      // One answerer for the CLI's elicitation requests and the in-process tools' questions.
+      const mcp = InternalMcpServer.sessionServers(options, {
+        elicit: InternalElicitation.answer(elicitationHandler)
+      })
+      const services = (wiring: InternalSession.SessionWiring) =>
+        Effect.flatMap(Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make, (stderr) => {
+          const base = Layer.merge(
+            fromContextOr(
+              CliProcess.CliProcess,
+              CliProcess.layer({
+                executable,
+                args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+                env: processEnv,
+                cwd: settings.cwd,
+                maxLineChars: settings.maxLineChars,
+                closeGracePeriod: settings.closeGracePeriod,
+                redact: secrets,
+                onStderr: stderr.publish,
+                onStderrEnd: stderr.end
+              })
+            ),
+            fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
+          )
+          const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
+            ControlRouter.layer({
+              ...wiring,
+              handlers: [
+                hooks.inboundHandler,
+                ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+                mcp.handler,
+                InternalElicitation.inboundHandler(elicitationHandler),
+                ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
+              ],
+              controlTimeout: settings.controlTimeout
+            })))
+          return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
+            cli: Context.get(context, CliProcess.CliProcess),
+            router: Context.get(context, ControlRouter.ControlRouter),
+            hooks: Context.get(context, HookRegistry.HookRegistry),
+            stderr: stderr.lines
+          }))
+        })
+      return {
+        settings,
+        secrets,
+        initialize: {
+          ...ClaudeOptions.toInitializeFields(options),
+          ...mcp.initialize,
+          ...(Option.isSome(dialog) && dialog.value.kinds.length > 0
+            ? { supportedDialogKinds: dialog.value.kinds }
+            : {})
+        },
+        mcp,
+        services
+      }
     }
-    return {
-      settings,
-      secrets,
-      initialize: { ...ClaudeOptions.toInitializeFields(options), ...mcp.initialize },
-      services
-    }
-  })
+  )
 
 const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
   Layer.unwrapEffect(Effect.map(
@@ -321,3 +356,52 @@ export const result = (
       })
     })
   )
+
+/**
+ * Runs one prompt like {@link query} and returns its answer as a value of
+ * `schema`. The CLI is given the JSON Schema of the Schema (see
+ * `StructuredOutput.outputFormat`); the model answers by calling the CLI's
+ * `StructuredOutput` tool, the CLI checks the answer against the JSON Schema
+ * (asking again when it does not match), and the answer is decoded with the
+ * Schema.
+ *
+ * ```ts
+ * class Verdict extends Schema.Class<Verdict>("Verdict")({
+ *   safe: Schema.Boolean,
+ *   reasons: Schema.Array(Schema.String)
+ * }) {}
+ *
+ * const verdict = ClaudeCode.structured("Is `rm -rf build` safe to run here?", Verdict)
+ * ```
+ *
+ * Fails with a `StructuredOutputError` when the turn ends without structured
+ * output (`Missing`), when the Schema rejects it (`Mismatch`, with the parse
+ * issue) or when the CLI gives up after its retries (`RetriesExhausted`); with
+ * an `OptionsError` before anything is spawned when the schema does not
+ * describe an object or `options` sets `outputFormat` too.
+ *
+ * @since 0.1.0
+ * @category Queries
+ */
+export const structured = <A, I, R>(
+  prompt: Prompt,
+  schema: Schema.Schema<A, I, R>,
+  options?: ClaudeOptions.OptionsInput
+): Effect.Effect<A, ClaudeError, ClaudeCode | R> =>
+  Effect.gen(function*() {
+    if (options?.outputFormat !== undefined) {
+      return yield* new OptionsError({
+        reason: "Conflict",
+        detail: "outputFormat: ClaudeCode.structured derives it from the schema; leave the option out"
+      })
+    }
+    const outputFormat = yield* StructuredOutput.outputFormat(schema)
+    const last = yield* query(prompt, { ...options, outputFormat }).pipe(
+      Stream.filter(Protocol.isResultMessage),
+      Stream.runLast
+    )
+    if (Option.isNone(last)) {
+      return yield* new ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+    }
+    return yield* StructuredOutput.decode(schema, last.value)
+  })

@@ -25,5 +25,6 @@ export {
   ProtocolError,
   ResultError,
   SessionStoreError,
+  StructuredOutputError,
   TypeId
 } from "./internal/claudeError.js"

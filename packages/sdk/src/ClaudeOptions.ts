@@ -14,10 +14,11 @@
  * - **runtime** — read by the SDK itself (executable, cwd, timeouts, line
  *   guard), resolved with defaults by {@link runtimeSettings}.
  *
- * Callback options of the official SDK (`canUseTool`, `hooks`, `stderr`,
+ * Callback options of the official SDK (`canUseTool`, `hooks`,
  * `abortController`, `spawnClaudeCodeProcess`, ...) are not options here: an
  * Effect program provides them as Layers (`PermissionGate`, `HookLayer`) or
- * gets them from the runtime.
+ * gets them from the runtime. `stderr` is one, as an Effect
+ * ({@link StderrSink}). docs/official-sdk.md maps every official option.
  *
  * @since 0.1.0
  */
@@ -402,6 +403,20 @@ export const SystemPrompt = Schema.Union(
  */
 export type SystemPrompt = typeof SystemPrompt.Type
 
+/**
+ * A block of its own in a `systemPrompt` array marks where the static part
+ * of the prompt (cacheable across sessions) ends and the session-specific
+ * part begins (the official SDK's `SYSTEM_PROMPT_DYNAMIC_BOUNDARY`).
+ *
+ * ```ts
+ * ClaudeCode.query(prompt, { systemPrompt: [instructions, ClaudeOptions.systemPromptDynamicBoundary, context] })
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const systemPromptDynamicBoundary = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"
+
 const ThinkingDisplay = Schema.Literal("summarized", "omitted")
 
 /**
@@ -470,6 +485,225 @@ export const SettingsOption = Schema.Union(NonEmptyText, Schema.Record({ key: Sc
  */
 export type SettingsOption = typeof SettingsOption.Type
 
+// -----------------------------------------------------------------------------
+// sandbox
+// -----------------------------------------------------------------------------
+
+const Paths = Schema.Array(NonEmptyText)
+
+const Port = Schema.Int.pipe(Schema.between(1, 65535, { identifier: "Port" }))
+
+/**
+ * Where sandboxed commands may connect, as in the official
+ * `SandboxNetworkConfig`.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SandboxNetworkConfig = Schema.Struct({
+  /** Domains sandboxed commands may reach without a prompt (`*.example.com` wildcards). */
+  allowedDomains: opt(Paths),
+  /** Domains always blocked, even when `allowedDomains` matches them. */
+  deniedDomains: opt(Paths),
+  /** Deny hosts not in `allowedDomains` instead of prompting. */
+  strictAllowlist: opt(Schema.Boolean),
+  /** Managed settings only: only managed `allowedDomains` count. */
+  allowManagedDomainsOnly: opt(Schema.Boolean),
+  /** macOS only: Unix socket paths to allow. */
+  allowUnixSockets: opt(Paths),
+  /** Allow every Unix socket (turns off socket blocking). */
+  allowAllUnixSockets: opt(Schema.Boolean),
+  /** macOS only: let sandboxed commands bind localhost ports. */
+  allowLocalBinding: opt(Schema.Boolean),
+  /** macOS only: more XPC/Mach services to allow (`com.example.*`). */
+  allowMachLookup: opt(Paths),
+  /** Your own HTTP proxy for sandboxed traffic, instead of the CLI's. */
+  httpProxyPort: opt(Port),
+  /** Your own SOCKS5 proxy for sandboxed traffic, instead of the CLI's. */
+  socksProxyPort: opt(Port),
+  /** TLS termination, so that the request filter sees HTTPS bodies (omit both paths for an ephemeral CA). */
+  tlsTerminate: opt(Schema.Struct({ caCertPath: opt(NonEmptyText), caKeyPath: opt(NonEmptyText) }))
+}).annotations({ identifier: "SandboxNetworkConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SandboxNetworkConfig = typeof SandboxNetworkConfig.Type
+
+/**
+ * Which paths sandboxed commands may read and write, as in the official
+ * `SandboxFilesystemConfig`. By default they write only under the working
+ * directory (and the CLI's own temporary directory).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SandboxFilesystemConfig = Schema.Struct({
+  /** More paths sandboxed commands may write (merged with `Edit(...)` allow rules). */
+  allowWrite: opt(Paths),
+  /** Paths they may not write (merged with `Edit(...)` deny rules). */
+  denyWrite: opt(Paths),
+  /** Paths they may not read (merged with `Read(...)` deny rules). */
+  denyRead: opt(Paths),
+  /** Paths re-allowed for reading inside `denyRead` regions. */
+  allowRead: opt(Paths),
+  /** Managed settings only: only managed `allowRead` paths count. */
+  allowManagedReadPathsOnly: opt(Schema.Boolean),
+  /** macOS and Linux: no filesystem isolation (network and seccomp isolation stay). */
+  disabled: opt(Schema.Boolean)
+}).annotations({ identifier: "SandboxFilesystemConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SandboxFilesystemConfig = typeof SandboxFilesystemConfig.Type
+
+const CredentialMode = Schema.Literal("deny", "mask")
+const OnExtractNoMatch = Schema.Literal("warn", "deny", "error")
+const EnvVarName = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    identifier: "EnvVarName",
+    message: () => "must be an environment variable name (a letter or \"_\", then letters, digits and \"_\")"
+  })
+)
+
+/**
+ * A credential file sandboxed commands may not read (`deny`) or see with a
+ * stand-in value that the CLI's proxy swaps for the real one on the way out
+ * (`mask`).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SandboxCredentialFile = Schema.Struct({
+  path: NonEmptyText,
+  mode: CredentialMode,
+  /** `mask`: a regex whose first group is the credential inside the file. */
+  extract: opt(Text),
+  onExtractNoMatch: opt(OnExtractNoMatch),
+  decode: opt(Schema.Literal("jwt")),
+  maskClaims: opt(Schema.Array(Text)),
+  maskDuplicates: opt(Schema.Boolean),
+  /** `mask`: the hosts the real credential is injected for (default: `network.allowedDomains`). */
+  injectHosts: opt(Paths)
+}).pipe(
+  Schema.filter((entry) =>
+    entry.mode === "mask" && entry.path.endsWith("/")
+      ? {
+        path: ["path"],
+        message: "mode \"mask\" applies to one file, not a directory: list the file(s), or use mode \"deny\""
+      }
+      : true
+  )
+).annotations({ identifier: "SandboxCredentialFile" })
+
+/**
+ * An environment variable sandboxed commands do not get (`deny`) or get with
+ * a stand-in value (`mask`).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SandboxCredentialEnvVar = Schema.Struct({
+  name: EnvVarName,
+  mode: CredentialMode,
+  extract: opt(Text),
+  onExtractNoMatch: opt(OnExtractNoMatch),
+  decode: opt(Schema.Literal("jwt")),
+  maskClaims: opt(Schema.Array(Text)),
+  injectHosts: opt(Paths)
+}).annotations({ identifier: "SandboxCredentialEnvVar" })
+
+const Sigv4Policy = Schema.Literal("deny", "passthrough")
+
+/**
+ * Credentials kept from sandboxed commands, as in the official
+ * `SandboxCredentialsConfig`.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SandboxCredentialsConfig = Schema.Struct({
+  files: opt(Schema.Array(SandboxCredentialFile)),
+  envVars: opt(Schema.Array(SandboxCredentialEnvVar)),
+  /** Allow the stand-in → real swap on plain HTTP (test fixtures only). */
+  allowPlaintextInject: opt(Schema.Boolean),
+  /** Masked variables grouped into AWS credential pairs, for SigV4 re-signing. */
+  awsPairs: opt(Schema.Array(Schema.Struct({
+    accessKeyIdVar: EnvVarName,
+    secretAccessKeyVar: EnvVarName,
+    sessionTokenVar: opt(EnvVarName)
+  }))),
+  /** What to do with SigV4 requests the proxy cannot re-sign. */
+  sigv4: opt(Schema.Struct({
+    streaming: opt(Sigv4Policy),
+    presigned: opt(Sigv4Policy),
+    sigv4a: opt(Sigv4Policy)
+  }))
+}).annotations({ identifier: "SandboxCredentialsConfig" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SandboxCredentialsConfig = typeof SandboxCredentialsConfig.Type
+
+/**
+ * The sandbox of Bash commands, as the official SDK's `SandboxSettings`
+ * (the `sandbox` block of Claude Code's settings): the CLI runs each Bash
+ * command under bubblewrap (Linux) or Seatbelt (macOS), confined to the
+ * paths and hosts given here and by the `Read`/`Edit`/`WebFetch` permission
+ * rules. Fields the CLI knows and this schema does not are kept.
+ *
+ * On Linux the sandbox needs `bubblewrap` and `socat` (`apt install bubblewrap
+ * socat`). With `enabled: true`, `failIfUnavailable` defaults to `true` (as in
+ * the official SDK): without them the session's first turn ends with an error
+ * result (`startup_failure_reason: "sandbox_required_unavailable"`) instead of
+ * running commands unsandboxed.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SandboxSettings = Schema.Struct({
+  /** Run Bash commands inside the sandbox (default `false`). */
+  enabled: opt(Schema.Boolean),
+  /** Refuse to start when the sandbox cannot run (default `true` when `enabled` is, here and in the official SDK). */
+  failIfUnavailable: opt(Schema.Boolean),
+  /** Approve a sandboxed Bash command without a permission prompt (deny and ask rules still apply). */
+  autoAllowBashIfSandboxed: opt(Schema.Boolean),
+  /** Honour the Bash tool's `dangerouslyDisableSandbox` parameter (default `true`). */
+  allowUnsandboxedCommands: opt(Schema.Boolean),
+  network: opt(SandboxNetworkConfig),
+  filesystem: opt(SandboxFilesystemConfig),
+  credentials: opt(SandboxCredentialsConfig),
+  /** Violations left unreported: command pattern (`"*"` for all) → paths. */
+  ignoreViolations: opt(Schema.Record({ key: Schema.String, value: Schema.Array(Text) })),
+  /** Linux: no fresh `/proc` mount (unprivileged containers). Weakens the sandbox. */
+  enableWeakerNestedSandbox: opt(Schema.Boolean),
+  /** Linux: let sandboxed commands create user namespaces (Chromium, nested bubblewrap). Weakens the sandbox. */
+  allowNestedUserNamespaces: opt(Schema.Boolean),
+  /** macOS: allow `com.apple.trustd.agent` (Go tools behind a TLS-terminating proxy). Weakens the sandbox. */
+  enableWeakerNetworkIsolation: opt(Schema.Boolean),
+  /** macOS: allow Apple Events (`open`, `osascript`). Weakens the sandbox. */
+  allowAppleEvents: opt(Schema.Boolean),
+  /** Command patterns (Bash rule syntax) that run outside the sandbox. */
+  excludedCommands: opt(Paths),
+  /** The ripgrep the sandbox uses. */
+  ripgrep: opt(Schema.Struct({ command: NonEmptyText, args: opt(Schema.Array(Text)) })),
+  /** The `bwrap` executable (default: found on `PATH`). */
+  bwrapPath: opt(NonEmptyText),
+  /** The `socat` executable (default: found on `PATH`). */
+  socatPath: opt(NonEmptyText)
+}, Rest).annotations({ identifier: "SandboxSettings" })
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export type SandboxSettings = typeof SandboxSettings.Type
+
 /**
  * Per-tool configuration of built-in tools.
  *
@@ -515,6 +749,35 @@ export const SkillsOption = Schema.Union(Schema.Literal("all"), Schema.Array(Ski
  * @category Models
  */
 export type SkillsOption = typeof SkillsOption.Type
+
+/**
+ * Where the CLI's stderr goes as it arrives: a function from one line
+ * (secrets redacted, without its newline) to an Effect. `Effect.logDebug`
+ * is one: the lines then go to the program's logger, with the session's
+ * annotations. The official SDK's `stderr: (data) => void`, as an Effect.
+ *
+ * The sink runs in a fiber of the session that reads a bounded buffer of its
+ * own: a slow sink loses the oldest unread lines, it never slows the CLI down
+ * (see `Session.stderr`). A sink that fails or dies is logged, and the next
+ * line goes to it again.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type StderrSink = (line: string) => Effect.Effect<void>
+
+/**
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const StderrSink: Schema.Schema<StderrSink> = Schema.declare(
+  (u: unknown): u is StderrSink => typeof u === "function",
+  {
+    identifier: "StderrSink",
+    description: "a function (line: string) => Effect<void>, such as Effect.logDebug",
+    arbitrary: () => (fc) => fc.constant(() => Effect.void)
+  }
+)
 
 const EnvValue = Schema.String.pipe(
   Schema.filter((s) => !s.includes("\u0000") || "must not contain a NUL character", { identifier: "EnvValue" })
@@ -604,6 +867,12 @@ export const Options = Schema.Struct({
   agentProgressSummaries: opt(Flag),
   /** Forward subagent text and thinking blocks. Initialize field `forwardSubagentText`. */
   forwardSubagentText: opt(Flag),
+  /**
+   * Send every user message with `client_composed: true`: the CLI takes the text as written, with no `@path`
+   * file mentions expanded, no slash command run and no turn-start attachments (nested CLAUDE.md, reminders).
+   * For prompts assembled from content the user did not type. Runtime (the session's user messages).
+   */
+  verbatimPrompts: opt(Flag),
   /** Declares that the host stops background tasks one by one (`stop_task`). Initialize field `perTaskStopAffordance`. */
   perTaskStopAffordance: opt(Flag),
 
@@ -639,6 +908,11 @@ export const Options = Schema.Struct({
   /** Policy-tier settings from the parent process. Flag `--managed-settings`. */
   managedSettings: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   /**
+   * The sandbox of Bash commands. Flag `--settings`: merged into the `sandbox` block of `settings` (an object or
+   * a JSON string; a settings file path cannot be combined with it), as the official SDK does.
+   */
+  sandbox: opt(SandboxSettings),
+  /**
    * MCP servers by name. External ones: flag `--mcp-config` (or initialize field `mcpServers`, see `mcpServersDelivery`).
    * In-process ones (`McpServer.make`): initialize field `sdkMcpServers`, served over `mcp_message`.
    */
@@ -671,6 +945,11 @@ export const Options = Schema.Struct({
   debug: opt(Flag),
   /** Write debug logs to this file (implies `debug`). Flag `--debug-file`. */
   debugFile: opt(NonEmptyText),
+  /**
+   * Where the CLI's stderr lines go as they arrive (redacted), e.g. `Effect.logDebug`. Runtime. Every session
+   * also has them as `session.stderr`; the last 16 KiB stay in `CliExitError.stderrTail` either way.
+   */
+  stderr: opt(StderrSink),
 
   // --- the SDK's own limits (runtime) -----------------------------------------
   /** How long an SDK → CLI control request may wait for its answer (default 30 s). */
@@ -778,6 +1057,10 @@ export interface RuntimeSettings {
   readonly maxLineChars: number
   /** The values listed in `secrets` (the SDK adds those it finds in the environment and MCP configs). */
   readonly secrets: ReadonlyArray<string>
+  /** Mark every user message `client_composed` (see the `verbatimPrompts` option). */
+  readonly verbatimPrompts: boolean
+  /** Where stderr lines go, besides `Session.stderr`. */
+  readonly stderr: StderrSink | undefined
 }
 
 /**
@@ -795,7 +1078,9 @@ export const runtimeSettings = (options: Options): RuntimeSettings => ({
   permissionTimeout: options.permissionTimeout ?? defaults.permissionTimeout,
   closeGracePeriod: options.closeGracePeriod ?? defaults.closeGracePeriod,
   maxLineChars: options.maxLineChars ?? defaults.maxLineChars,
-  secrets: options.secrets ?? []
+  secrets: options.secrets ?? [],
+  verbatimPrompts: options.verbatimPrompts === true,
+  stderr: options.stderr
 })
 
 // -----------------------------------------------------------------------------
@@ -900,6 +1185,8 @@ export const decodePartial: (input: unknown) => Effect.Effect<Options, OptionsEr
  * - the records `env`, `mcpServers`, `agents`, `extraArgs` and `toolAliases`
  *   merge key by key (an `env` key set to `undefined` in `overrides` removes
  *   the inherited value);
+ * - `sandbox` merges by the rules it is merged into `settings` with (see
+ *   {@link SandboxSettings}: restriction lists add up, other values replace);
  * - arrays and other objects from `overrides` replace;
  * - options that only make sense together are taken as a group: when
  *   `overrides` sets any of `continue`/`resume`/`sessionId`/`forkSession`/
@@ -932,6 +1219,9 @@ export const baseArgs: ReadonlyArray<string> = mapping.baseArgs
  * (so that a value starting with `-` is never read as a flag). JSON payloads
  * (`--mcp-config`, `--settings`, `--managed-settings`) and `extraArgs` are
  * separate arguments unless the value starts with `-`.
+ *
+ * `sandbox` goes in `--settings`, merged into the `sandbox` block of
+ * `settings` (an object or a JSON string) by the official SDK's rules.
  *
  * `permissionPromptTool: true` (a `PermissionGate` is present) adds
  * `--permission-prompt-tool=stdio`; it then wins over

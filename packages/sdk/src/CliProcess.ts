@@ -117,12 +117,20 @@ export interface SpawnConfig {
    * failures, the excerpt of a line that broke the size guard.
    */
   readonly redact?: ReadonlyArray<string> | undefined
-  /** Called with stderr as it arrives, decoded, in whole lines (the last one at the end), redacted. */
+  /**
+   * Called with stderr as it arrives, decoded, in whole lines (the last one at the end), redacted. A line longer
+   * than `maxStderrLineChars` is cut there (marked with `…`) and the rest of it dropped.
+   */
   readonly onStderr?: ((text: string) => Effect.Effect<void>) | undefined
+  /** Called once stderr has closed, after the last `onStderr`. */
+  readonly onStderrEnd?: Effect.Effect<void> | undefined
+  /** The longest stderr line `onStderr` gets, in characters (default 8 Ki): a line is held until it ends. */
+  readonly maxStderrLineChars?: number | undefined
 }
 
 const DEFAULT_MAX_LINE_CHARS = 256 * 1024 * 1024
 const DEFAULT_STDERR_TAIL = 16 * 1024
+const DEFAULT_MAX_STDERR_LINE = 8 * 1024
 
 /**
  * The bounds of a shutdown, each stated once: how long the CLI may take to
@@ -210,9 +218,32 @@ export const make: (
     )
 
     // stderr must always be drained: a full pipe blocks the child. `onStderr` gets whole lines, redacted:
-    // a chunk can end in the middle of a secret, a line cannot.
+    // a chunk can end in the middle of a secret, a line cannot. A line is held until it ends, so one that
+    // never does is cut: redacted with room for a whole secret past the cut, then cut, the rest dropped.
     const decoder = new TextDecoder()
+    const maxStderrLine = config.maxStderrLineChars ?? DEFAULT_MAX_STDERR_LINE
     let partialLine = ""
+    let droppingRestOfLine = false
+    const wholeLines = (text: string): string => {
+      let whole = ""
+      let start = 0
+      for (;;) {
+        const newline = text.indexOf("\n", start)
+        if (!droppingRestOfLine) {
+          partialLine += text.slice(start, newline < 0 ? text.length : newline)
+          if (partialLine.length > maxStderrLine + redactor.longest) {
+            whole += redactor.redact(partialLine).slice(0, maxStderrLine) + "…\n"
+            partialLine = ""
+            droppingRestOfLine = true
+          }
+        }
+        if (newline < 0) return whole
+        if (!droppingRestOfLine) whole += partialLine + "\n"
+        partialLine = ""
+        droppingRestOfLine = false
+        start = newline + 1
+      }
+    }
     const deliverStderr = (text: string): Effect.Effect<void> => {
       if (config.onStderr === undefined || text.length === 0) return Effect.void
       return config.onStderr(redactor.redact(text))
@@ -223,13 +254,11 @@ export const make: (
         stderrRaw += text
         if (stderrRaw.length > stderrKeep) stderrRaw = stderrRaw.slice(-stderrKeep)
         if (config.onStderr === undefined) return Effect.void
-        const pending = partialLine + text
-        const end = pending.lastIndexOf("\n") + 1
-        partialLine = pending.slice(end)
-        return deliverStderr(pending.slice(0, end))
+        return deliverStderr(wholeLines(text))
       }),
       Effect.ignore,
-      Effect.zipRight(Effect.suspend(() => deliverStderr(partialLine))),
+      Effect.zipRight(Effect.suspend(() => deliverStderr(wholeLines(decoder.decode()) + partialLine))),
+      Effect.zipRight(config.onStderrEnd ?? Effect.void),
       Effect.forkDaemon
     )
 

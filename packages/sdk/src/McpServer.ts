@@ -1,9 +1,10 @@
 /**
- * In-process (SDK-hosted) MCP servers. A server is a set of {@link McpTool}s
- * served to the CLI over the control protocol: no child process, no port. Put
- * it in the `mcpServers` option next to ordinary stdio/http/sse servers; its
- * key there is the name the CLI knows it by, and its tools reach the model as
- * `mcp__<key>__<tool>`.
+ * In-process (SDK-hosted) MCP servers. A server is a set of {@link McpTool}s,
+ * `McpResource`s and `McpPrompt`s served to the CLI over the control
+ * protocol: no child process, no port. Put it in the `mcpServers` option next
+ * to ordinary stdio/http/sse servers (or add it to a running session with
+ * `session.setMcpServers`); its key there is the name the CLI knows it by,
+ * and its tools reach the model as `mcp__<key>__<tool>`.
  *
  * ```ts
  * const program = Effect.gen(function*() {
@@ -25,10 +26,16 @@
  *
  * @since 0.1.0
  */
+import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ElicitationHandler from "./ElicitationHandler.js"
+import * as InternalElicitation from "./internal/elicitation.js"
 import type * as Mcp from "./internal/mcpProtocol.js"
 import * as internal from "./internal/mcpServer.js"
+import type * as McpPrompt from "./McpPrompt.js"
+import type * as McpResource from "./McpResource.js"
 import type * as McpTool from "./McpTool.js"
 
 /**
@@ -60,11 +67,15 @@ export interface McpServer {
   readonly instructions: string | undefined
   /** Every tool is listed in the prompt rather than deferred behind tool search. */
   readonly alwaysLoad: boolean
-  /** The timeout of tools that set none. */
+  /** The timeout of tools, resources and prompts that set none. */
   readonly timeout: Duration.Duration
   readonly tools: ReadonlyArray<McpTool.McpTool.Any>
   /** The `tools/list` entries, JSON Schemas derived from the parameters Schemas. */
   readonly listings: ReadonlyArray<ToolListing>
+  /** Resources and resource templates (`resources/list`, `resources/templates/list`, `resources/read`). */
+  readonly resources: ReadonlyArray<McpResource.McpResource.Any>
+  /** Prompts (`prompts/list`, `prompts/get`). */
+  readonly prompts: ReadonlyArray<McpPrompt.McpPrompt.Any>
   readonly toJSON: () => { readonly type: "sdk"; readonly name: string }
 }
 
@@ -80,15 +91,23 @@ export type ToolListing = Mcp.ToolListing
  * @since 0.1.0
  * @category Models
  */
-export interface Options<Tools extends ReadonlyArray<McpTool.McpTool.Any>> {
+export interface Options<
+  Tools extends ReadonlyArray<McpTool.McpTool.Any>,
+  Resources extends ReadonlyArray<McpResource.McpResource.Any> = [],
+  Prompts extends ReadonlyArray<McpPrompt.McpPrompt.Any> = []
+> {
   /** The server's name in `serverInfo` (the key in `mcpServers` is what the CLI calls it). */
   readonly name: string
   /** Default `"1.0.0"`. */
   readonly version?: string | undefined
   /** Instructions for the model about these tools. */
   readonly instructions?: string | undefined
-  readonly tools: Tools
-  /** How long a tool may run when it sets no timeout of its own (default 60 s). */
+  readonly tools?: Tools | undefined
+  /** Resources and templates (see `McpResource`). */
+  readonly resources?: Resources | undefined
+  /** Prompts (see `McpPrompt`). */
+  readonly prompts?: Prompts | undefined
+  /** How long a tool, a resource read or a prompt may run when it sets no timeout of its own (default 60 s). */
   readonly timeout?: Duration.DurationInput | undefined
   /** List every tool in the prompt instead of deferring it behind tool search. Default `false`. */
   readonly alwaysLoad?: boolean | undefined
@@ -103,22 +122,43 @@ export interface Options<Tools extends ReadonlyArray<McpTool.McpTool.Any>> {
 export type JsonRpcResponse = Mcp.JsonRpcResponse
 
 /**
- * Builds a server from its tools, capturing the services their handlers need
- * from the context. Tool names must be unique and made of letters, digits,
- * `_` and `-` (at most 64), and every parameters Schema must have a JSON
- * Schema: a server that breaks these rules is a defect, with a message naming
- * the tool.
+ * Builds a server from its tools, resources and prompts, capturing the
+ * services their handlers need from the context. Tool names must be unique
+ * and made of letters, digits, `_` and `-` (at most 64), and every parameters
+ * Schema must have a JSON Schema; resource URIs and prompt names must be
+ * unique, and a template's variables must be the fields of its parameters: a
+ * server that breaks these rules is a defect, with a message naming the
+ * culprit.
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const make = <const Tools extends ReadonlyArray<McpTool.McpTool.Any>>(
-  options: Options<Tools>
-): Effect.Effect<McpServer, never, McpTool.McpTool.Requirements<Tools[number]>> =>
+export const make = <
+  const Tools extends ReadonlyArray<McpTool.McpTool.Any> = [],
+  const Resources extends ReadonlyArray<McpResource.McpResource.Any> = [],
+  const Prompts extends ReadonlyArray<McpPrompt.McpPrompt.Any> = []
+>(
+  options: Options<Tools, Resources, Prompts>
+): Effect.Effect<McpServer, never, Requirements<Tools, Resources, Prompts>> =>
   Effect.flatMap(
-    Effect.context<McpTool.McpTool.Requirements<Tools[number]>>(),
-    (context) => internal.makeServer(options, context as any)
+    Effect.context<Requirements<Tools, Resources, Prompts>>(),
+    (context) => internal.makeServer(options, context as Context.Context<unknown> as Context.Context<never>)
   )
+
+/**
+ * The services the handlers of a server's tools, resources and prompts need.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type Requirements<
+  Tools extends ReadonlyArray<McpTool.McpTool.Any>,
+  Resources extends ReadonlyArray<McpResource.McpResource.Any>,
+  Prompts extends ReadonlyArray<McpPrompt.McpPrompt.Any>
+> =
+  | McpTool.McpTool.Requirements<Tools[number]>
+  | McpResource.McpResource.Requirements<Resources[number]>
+  | McpPrompt.McpPrompt.Requirements<Prompts[number]>
 
 /**
  * Whether a value is an {@link McpServer} (an `mcpServers` entry served in
@@ -131,9 +171,13 @@ export const isMcpServer: (u: unknown) => u is McpServer = internal.isServer
 
 /**
  * Answers one JSON-RPC message as the server does in a session (`initialize`,
- * `ping`, `tools/list`, `tools/call`; method-not-found for anything else; the
- * acknowledgement the CLI expects for notifications). Each call is its own
- * connection: useful for tests and for serving the tools elsewhere.
+ * `ping`, `tools/list`, `tools/call`, `resources/list`,
+ * `resources/templates/list`, `resources/read`, `prompts/list`,
+ * `prompts/get`; method-not-found for anything else; the acknowledgement the
+ * CLI expects for notifications). Each call is its own connection: useful for
+ * tests and for serving the tools elsewhere. A tool that elicits input is
+ * answered by the `ElicitationHandler` in the context, if any (else
+ * `decline`).
  *
  * @since 0.1.0
  * @category Serving
@@ -143,6 +187,10 @@ export const handle = (
   message: unknown,
   options?: { readonly serverName?: string | undefined; readonly requestId?: string | undefined }
 ): Effect.Effect<JsonRpcResponse> =>
-  internal.connect(server, options?.serverName ?? server.name).handle(message, {
-    requestId: options?.requestId ?? "local"
-  })
+  Effect.flatMap(
+    Effect.serviceOption(ElicitationHandler.ElicitationHandler),
+    (elicitation) =>
+      internal.connect(server, options?.serverName ?? server.name, {
+        elicit: InternalElicitation.answer(Option.getOrUndefined(elicitation))
+      }).handle(message, { requestId: options?.requestId ?? "local" })
+  )

@@ -113,7 +113,52 @@ export interface CallContext {
   readonly toolUseId: string | undefined
   /** The id of the `mcp_message` control request. */
   readonly requestId: string
+  /**
+   * Asks the user for input in the middle of the call (MCP elicitation, form
+   * mode): `message` is shown with a form derived from `schema` (a flat
+   * Struct of strings, numbers, booleans, literals and lists of strings), and
+   * an accepted form comes back decoded by it. The session's
+   * `ElicitationHandler` answers (in process: the CLI does not relay
+   * elicitations of SDK servers); without one, or when it fails or times
+   * out, the answer is `decline`. Fails with an {@link ElicitationError} when
+   * the schema has no flat JSON Schema or the accepted content does not
+   * decode.
+   */
+  readonly elicit: <A, I extends { readonly [key: string]: unknown }, R = never>(
+    message: string,
+    schema: Schema.Schema<A, I, R>
+  ) => Effect.Effect<Elicited<A>, ElicitationError, R>
 }
+
+/**
+ * The user's answer to an elicitation: the form, decoded, or a refusal
+ * (`decline`: the user said no; `cancel`: the user dismissed the question).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type Elicited<A> =
+  | { readonly action: "accept"; readonly content: A }
+  | { readonly action: "decline" }
+  | { readonly action: "cancel" }
+
+/**
+ * An elicitation that could not be made or read: `InvalidSchema` when the
+ * form Schema has no flat JSON Schema (MCP forms are flat: strings, numbers,
+ * booleans, enumerations and lists of strings), `InvalidContent` when the
+ * accepted form does not decode. A tool that does not handle it fails with
+ * its message, which the model reads as an error result.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export const ElicitationError: typeof internal.ElicitationError = internal.ElicitationError
+
+/**
+ * @since 0.1.0
+ * @category Errors
+ */
+export type ElicitationError = internal.ElicitationError
 
 /**
  * One content block of a tool result: text, image, audio, a resource link or

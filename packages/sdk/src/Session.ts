@@ -8,6 +8,7 @@ import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
 import type { ClaudeError, ControlError, ControlTimeoutError } from "./ClaudeError.js"
 import type * as ControlRequest from "./ControlRequest.js"
+import type * as McpServer from "./McpServer.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
@@ -87,6 +88,14 @@ export interface Session {
   readonly messages: Stream.Stream<Protocol.Message, ClaudeError>
   /** Ends the input: the CLI finishes what it is doing and exits. */
   readonly endInput: Effect.Effect<void>
+  /**
+   * The CLI's stderr, line by line, with the session's secrets redacted: the last 1,024 lines so far, then
+   * each line as it comes; it ends when stderr closes (the CLI has exited). Any number of readers, each
+   * with a buffer of 1,024 lines that slides: a reader that falls behind loses the oldest lines it has not
+   * read, and never holds the CLI back. A line longer than 8 Ki characters is cut (ending in `…`). Empty
+   * when the session's `CliProcess` came from the calling context.
+   */
+  readonly stderr: Stream.Stream<string>
   // ---------------------------------------------------------------------------
   // Control: the official SDK's `Query` methods, each one request of the table
   // (`ControlRequest.requests`). Every one fails with `ControlError` (reason
@@ -217,20 +226,23 @@ export interface Session {
   /** Enables or disables an MCP server (an unknown one fails: `Server not found`). */
   readonly toggleMcpServer: (serverName: string, enabled: boolean) => Effect.Effect<void, ControlFailure>
   /**
-   * Reads a `ui://` resource (MCP Apps) of a connected MCP server the CLI
-   * itself started or dialed; any other scheme is refused.
+   * Reads a resource of an MCP server. For a server the CLI started or
+   * dialed, a `ui://` resource (MCP Apps) of a connected server; any other
+   * scheme is refused. For an in-process server (`McpServer`), any of its
+   * resources, read in process (the CLI refuses SDK servers here).
    */
   readonly readMcpResource: (
     serverName: string,
     uri: string
   ) => Effect.Effect<Protocol.McpReadResourceResponse, ControlFailure>
   /**
-   * Replaces the servers added by earlier calls (`{}` removes them). Process
-   * servers only (`stdio`, `sse`, `http`): the in-process servers of a
-   * session are the ones it started with.
+   * Replaces the MCP servers added at runtime, and the session's in-process
+   * servers (`McpServer` values, served from now on; the ones it started with
+   * are replaced too): `{}` removes them all. Servers from the `mcpServers`
+   * option that the CLI runs itself (stdio, sse, http) stay.
    */
   readonly setMcpServers: (
-    servers: { readonly [name: string]: Protocol.McpServerConfig }
+    servers: { readonly [name: string]: Protocol.McpServerConfig | McpServer.McpServer }
   ) => Effect.Effect<Protocol.McpSetServersResponse, ControlFailure>
   /**
    * Stops a background task (a `task_notification` with status `stopped`

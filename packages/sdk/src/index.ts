@@ -105,6 +105,34 @@ export * as McpTool from "./McpTool.js"
 export * as McpServer from "./McpServer.js"
 
 /**
+ * Resources and resource templates of in-process MCP servers.
+ *
+ * @since 0.1.0
+ */
+export * as McpResource from "./McpResource.js"
+
+/**
+ * Prompts of in-process MCP servers, with Schema-typed arguments.
+ *
+ * @since 0.1.0
+ */
+export * as McpPrompt from "./McpPrompt.js"
+
+/**
+ * Answers MCP elicitations: an MCP server asks the user for input.
+ *
+ * @since 0.1.0
+ */
+export * as ElicitationHandler from "./ElicitationHandler.js"
+
+/**
+ * Answers the CLI's user dialogs (`request_user_dialog`).
+ *
+ * @since 0.1.0
+ */
+export * as UserDialog from "./UserDialog.js"
+
+/**
  * The permission gate: answers `can_use_tool`.
  *
  * @since 0.1.0
@@ -117,6 +145,14 @@ export * as PermissionGate from "./PermissionGate.js"
  * @since 0.1.0
  */
 export * as PermissionResult from "./PermissionResult.js"
+
+/**
+ * The sessions the CLI kept on disk: list, read, rename, tag, archive,
+ * delete and fork them.
+ *
+ * @since 0.1.0
+ */
+export * as SessionHistory from "./SessionHistory.js"
 
 /**
  * A multi-turn session.
@@ -132,6 +168,14 @@ export * as Session from "./Session.js"
  * @since 0.1.0
  */
 export * as SessionStore from "./SessionStore.js"
+
+/**
+ * Structured output from an Effect Schema: the JSON Schema the CLI is given,
+ * and the decoding of the answer.
+ *
+ * @since 0.1.0
+ */
+export * as StructuredOutput from "./StructuredOutput.js"
 
 /**
  * Span names, attribute keys and metrics.

@@ -152,7 +152,14 @@ describe("ClaudeOptions.decode", () => {
         "canUseTool: not an option: use PermissionGate"
       )
       assert.include((yield* decodeError({ hooks: {} })).detail, "hooks: not an option: use HookLayer")
-      assert.include((yield* decodeError({ stderr: () => {} })).detail, "stderr: not an option")
+      assert.include(
+        (yield* decodeError({ executableArgs: ["--inspect"] })).detail,
+        "executableArgs: not an option: not supported: the CLI is a native binary"
+      )
+      assert.include(
+        (yield* decodeError({ executable: "node" })).detail,
+        "executable: \"node\" is a JavaScript runtime, as the official SDK's executable option takes"
+      )
       assert.include(
         (yield* decodeError({ pathToClaudeCodeExecutable: "/x" })).detail,
         "use `executable`"
@@ -999,6 +1006,7 @@ describe("ClaudeOptions.routes", () => {
     promptSuggestions: { option: { promptSuggestions: true } },
     agentProgressSummaries: { option: { agentProgressSummaries: true } },
     forwardSubagentText: { option: { forwardSubagentText: true } },
+    verbatimPrompts: { option: { verbatimPrompts: true } },
     perTaskStopAffordance: { option: { perTaskStopAffordance: true } },
     includePartialMessages: { option: { includePartialMessages: true } },
     includeHookEvents: { option: { includeHookEvents: true } },
@@ -1013,6 +1021,7 @@ describe("ClaudeOptions.routes", () => {
     settingSources: { option: { settingSources: [] } },
     settings: { option: { settings: {} } },
     managedSettings: { option: { managedSettings: {} } },
+    sandbox: { option: { sandbox: { enabled: true } } },
     mcpServers: { option: { mcpServers: { s: { command: "x" } } } },
     mcpServersDelivery: { option: { mcpServersDelivery: "initialize" }, base: { mcpServers: { s: { command: "x" } } } },
     strictMcpConfig: { option: { strictMcpConfig: true } },
@@ -1027,6 +1036,7 @@ describe("ClaudeOptions.routes", () => {
     extraArgs: { option: { extraArgs: { x: null } } },
     debug: { option: { debug: true } },
     debugFile: { option: { debugFile: "/d" } },
+    stderr: { option: { stderr: Effect.logDebug } },
     controlTimeout: { option: { controlTimeout: Duration.seconds(1) } },
     initializeTimeout: { option: { initializeTimeout: Duration.seconds(1) } },
     hookTimeout: { option: { hookTimeout: Duration.seconds(1) } },
@@ -1040,7 +1050,11 @@ describe("ClaudeOptions.routes", () => {
     flag: JSON.stringify(args(options)),
     initialize: JSON.stringify(ClaudeOptions.toInitializeFields(options)),
     env: JSON.stringify(ClaudeOptions.toEnv(options, parent)),
-    runtime: JSON.stringify(ClaudeOptions.runtimeSettings(options))
+    // A function (the stderr sink) shows as its name: JSON would leave it out.
+    runtime: JSON.stringify(
+      ClaudeOptions.runtimeSettings(options),
+      (_, value) => typeof value === "function" ? `[function ${value.name}]` : value
+    )
   })
 
   it("every option of the schema has a route and a sample", () => {

@@ -245,12 +245,11 @@ describe("McpServer JSON-RPC", () => {
         method: "tools/call",
         params: { name: "probe", arguments: {}, _meta: { "claudecode/toolUseId": "toolu_1", progressToken: 2 } }
       }, { serverName: "inventory", requestId: "req-9" })
-      assert.deepStrictEqual(yield* Ref.get(seen), {
-        server: "inventory",
-        tool: "probe",
-        toolUseId: "toolu_1",
-        requestId: "req-9"
-      })
+      const context = yield* Ref.get(seen)
+      assert.deepStrictEqual(
+        { server: context?.server, tool: context?.tool, toolUseId: context?.toolUseId, requestId: context?.requestId },
+        { server: "inventory", tool: "probe", toolUseId: "toolu_1", requestId: "req-9" }
+      )
     }))
 
   it.effect("tools/call with arguments the Schema rejects: an invalid-params error carrying the Schema's message", () =>
@@ -479,9 +478,10 @@ describe("McpServer in the options and the session", () => {
   it.effect("a session gets the mcp_message handler and sdkMcpServers, by the names in mcpServers", () =>
     Effect.gen(function*() {
       const server = yield* makeServer()
-      const none = InternalMcp.sessionExtras({ mcpServers: { demo: { command: "x" } } })
-      assert.deepStrictEqual(none, { handlers: [], initialize: {} })
-      const extras = InternalMcp.sessionExtras({ mcpServers: { stock: server, demo: { command: "x" } } })
+      const none = InternalMcp.sessionServers({ mcpServers: { demo: { command: "x" } } })
+      assert.deepStrictEqual(none.initialize, {})
+      assert.strictEqual(none.current().size, 0)
+      const extras = InternalMcp.sessionServers({ mcpServers: { stock: server, demo: { command: "x" } } })
       assert.deepStrictEqual(extras.initialize, {
         sdkMcpServers: ["stock"],
         sdkMcpServerManifests: {
@@ -506,7 +506,7 @@ describe("McpServer in the options and the session", () => {
       assert.deepStrictEqual((initialize as any).result, manifests.stock.initializeResult)
       const listed = yield* McpServer.handle(server, { jsonrpc: "2.0", id: 1, method: "tools/list" })
       assert.deepStrictEqual((listed as any).result, manifests.stock.toolsListResult)
-      const [handler] = extras.handlers
+      const handler = extras.handler
       assert.strictEqual(handler.subtype, "mcp_message")
       // The MCP handler answers by an Effect (the router runs it in the request's one fiber).
       const effectOf = (answer: ControlRouter.InboundAnswer) =>

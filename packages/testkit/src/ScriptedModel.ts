@@ -300,6 +300,33 @@ export const toolUse: (name: string, input: unknown, options?: { readonly id?: s
   internal.toolUse
 
 /**
+ * The name of the tool the CLI adds when it is asked for structured output
+ * (the `outputFormat` option, `ClaudeCode.structured`): the model answers by
+ * calling it, with the answer as its input.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const structuredOutputTool: string = internal.structuredOutputTool
+
+/**
+ * The model's structured answer: a call of the CLI's structured-output tool
+ * ({@link structuredOutputTool}) with `value` as its input. The CLI checks
+ * the value against the JSON Schema it was given: a match ends the turn with
+ * `structured_output` set on the result; a mismatch goes back to the model
+ * as an error tool result, and the next step of the script answers it.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([ScriptedModel.structuredOutput({ name: "Ada", age: 36 })])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const structuredOutput: (value: unknown, options?: { readonly id?: string | undefined }) => ToolUseBlock =
+  internal.structuredOutput
+
+/**
  * An assistant turn made of any mix of blocks, e.g. thinking, text and
  * several tool_use blocks (the CLI runs them all before the next request).
  *
@@ -548,6 +575,71 @@ export interface RecordedRequest extends ModelRequest {
  * @category Predicates
  */
 export const isSideCall: Predicate<ModelRequest> = internal.isSideCall
+
+/**
+ * Whether a request is the CLI's compaction request (after `/compact`, or
+ * when the context fills up): the one whose answer becomes the conversation's
+ * summary. It offers tools and asks for thinking like a main-loop request, so
+ * it is a `"turn"`.
+ *
+ * @since 0.1.0
+ * @category Predicates
+ */
+export const isCompactionRequest: Predicate<ModelRequest> = internal.isCompactionRequest
+
+/**
+ * Whether a request comes from a subagent (the `Agent` tool) rather than the
+ * main loop. Subagents run concurrently with the main loop: answer them with a
+ * {@link rule} on this predicate rather than by position in the script.
+ *
+ * @since 0.1.0
+ * @category Predicates
+ */
+export const isSubagentRequest: Predicate<ModelRequest> = internal.isSubagentRequest
+
+/**
+ * A {@link rule} that answers compaction requests (see
+ * {@link isCompactionRequest}) with `<summary>summary</summary>`, the shape the
+ * CLI reads the summary from, and lets every other request through. Put it at
+ * the head of a script that runs `/compact`:
+ *
+ * ```ts
+ * ScriptedModel.layerNode([ScriptedModel.compactionSummary("the user wants X"), ScriptedModel.text("hi")])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const compactionSummary: (
+  summary: string,
+  options?: { readonly times?: number | undefined }
+) => Rule = internal.compactionSummary
+
+/**
+ * A rule that answers subagents only: the next `times` (default 1) requests
+ * for which {@link isSubagentRequest} holds get `reply`, whatever else the
+ * script holds. Put it first in the script; the main loop's turns follow it
+ * in order, whenever the subagent's requests arrive.
+ *
+ * ```ts
+ * ScriptedModel.layerNode([
+ *   ScriptedModel.subagent(ScriptedModel.text("the helper's report")),
+ *   ScriptedModel.toolUse("Agent", { description: "helper", prompt: "look around" }),
+ *   ScriptedModel.text("done")
+ * ])
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const subagent = (
+  reply: Reply | ((request: ModelRequest) => Reply | undefined),
+  options?: { readonly times?: number | undefined }
+): Rule =>
+  rule(
+    (request) => isSubagentRequest(request) ? (typeof reply === "function" ? reply(request) : reply) : undefined,
+    { times: options?.times ?? 1 }
+  )
 
 // -------------------------------------------------------------------------------------------------
 // Constructors and layers

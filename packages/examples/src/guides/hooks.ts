@@ -111,4 +111,34 @@ const notice = HookLayer.preToolUse(
 )
 // #endregion
 
-export { dryRunGit, flakyTests, noSecrets, notice, reviewFirst, run, slowPolicy }
+// #region remember
+// PermissionRequest: allow `npm test` now, and add a session rule so the next call asks nobody.
+const allowTests = HookLayer.permissionRequest({ matcher: "Bash" }, (input) =>
+  Effect.succeed(
+    String((input.tool_input as { readonly command?: unknown }).command ?? "").startsWith("npm test")
+      ? HookResult.output({
+        hookSpecificOutput: {
+          hookEventName: "PermissionRequest",
+          decision: {
+            behavior: "allow",
+            updatedPermissions: [{
+              type: "addRules",
+              rules: [{ toolName: "Bash", ruleContent: "npm test:*" }],
+              behavior: "allow",
+              destination: "session"
+            }]
+          }
+        }
+      })
+      : HookResult.empty // the permission gate decides
+  ))
+// #endregion
+
+// #region compact
+// PreCompact: a systemMessage is added to the compaction instructions (after the text of `/compact ...`).
+const keepPaths = HookLayer.preCompact(() =>
+  Effect.succeed(HookResult.output({ systemMessage: "Keep every file path and every failing test name." }))
+)
+// #endregion
+
+export { allowTests, dryRunGit, flakyTests, keepPaths, noSecrets, notice, reviewFirst, run, slowPolicy }

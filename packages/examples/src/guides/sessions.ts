@@ -5,7 +5,7 @@
 // #region imports
 import type { Protocol } from "@claude-effect/sdk"
 import { ClaudeCode } from "@claude-effect/sdk"
-import { Console, Effect, Fiber, Stream } from "effect"
+import { Console, Effect, Fiber, Logger, LogLevel, Stream } from "effect"
 // #endregion
 
 // #region turns
@@ -75,4 +75,32 @@ const batch = ClaudeCode.query(
 ).pipe(Stream.runCollect)
 // #endregion
 
-export { batch, conversation, firehose, impatient, tuned }
+// #region stderr
+// The CLI's stderr, line by line and redacted, while the session runs (here its debug log).
+const diagnosed = Effect.scoped(
+  Effect.gen(function*() {
+    const session = yield* ClaudeCode.session({ extraArgs: { "debug-to-stderr": null } })
+    yield* session.stderr.pipe(
+      Stream.filter((line) => line.includes("[ERROR]")),
+      Stream.runForEach((line) => Console.error(line)),
+      Effect.fork
+    )
+    yield* session.turn("Check the MCP servers.").pipe(Stream.runDrain)
+  })
+)
+// #endregion
+
+// #region stderr-sink
+// Or as a sink: every line goes to the program's logger (here at Debug level).
+const logged = ClaudeCode.query("Hi", { stderr: Effect.logDebug }).pipe(
+  Stream.runDrain,
+  Logger.withMinimumLogLevel(LogLevel.Debug)
+)
+// #endregion
+
+// #region verbatim
+// Text assembled from content the user did not type: no @file expansion, no slash command.
+const verbatim = ClaudeCode.query(`Summarize this ticket: ${"@billing /refund all"}`, { verbatimPrompts: true })
+// #endregion
+
+export { batch, conversation, diagnosed, firehose, impatient, logged, tuned, verbatim }

@@ -3,7 +3,17 @@
  * scripts/sync-guides.mjs; `pnpm check` type-checks this file.
  */
 // #region imports
-import { ClaudeCode, HookLayer, HookResult, McpServer, McpTool } from "@claude-effect/sdk"
+import {
+  ClaudeCode,
+  ElicitationHandler,
+  HookLayer,
+  HookResult,
+  McpPrompt,
+  McpResource,
+  McpServer,
+  McpTool,
+  UserDialog
+} from "@claude-effect/sdk"
 import { Context, Effect, Layer, Schema, Stream } from "effect"
 // #endregion
 
@@ -88,4 +98,120 @@ const direct = Effect.gen(function*() {
 }).pipe(Effect.provide(InventoryLive))
 // #endregion
 
-export { closedForStocktaking, direct, program, results }
+// #region resources
+// A resource of a fixed URI: its content is an Effect, run at each read.
+const returnsPolicy = McpResource.make({
+  uri: "memo://returns-policy",
+  name: "returns-policy",
+  description: "How returns work",
+  mimeType: "text/markdown"
+}, Effect.succeed("# Returns\nAccepted within 30 days."))
+
+// A template: the variables of the URI are decoded by a Schema.
+const stockBySku = McpResource.template({
+  uriTemplate: "stock://{sku}",
+  name: "stock",
+  description: "The stock of one product",
+  mimeType: "application/json",
+  parameters: Schema.Struct({ sku: Schema.String.pipe(Schema.pattern(/^SKU-\d+$/)) })
+}, ({ sku }) =>
+  Effect.gen(function*() {
+    const inventory = yield* Inventory
+    return JSON.stringify({ sku, stock: yield* inventory.stock(sku) })
+  }))
+
+const catalog = McpServer.make({ name: "catalog", resources: [returnsPolicy, stockBySku] })
+// #endregion
+
+// #region prompts
+const restock = McpPrompt.make("restock", {
+  description: "Plan a restock",
+  parameters: Schema.Struct({
+    sku: Schema.String.annotations({ description: "The product" }),
+    quantity: Schema.optional(Schema.NumberFromString) // MCP passes "40"; the handler gets 40
+  })
+}, ({ quantity, sku }) => Effect.succeed(`Plan a restock of ${quantity ?? 10} units of ${sku}.`))
+
+const playbook = McpServer.make({ name: "playbook", prompts: [restock] })
+// #endregion
+
+// #region read
+const readByModelAndProgram = Effect.gen(function*() {
+  const server = yield* catalog
+  const session = yield* ClaudeCode.session({ mcpServers: { catalog: server } })
+  // The model reads with its ListMcpResourcesTool and ReadMcpResourceTool; the program reads directly.
+  const stock = yield* session.readMcpResource("catalog", "stock://SKU-1")
+  return stock.contents
+}).pipe(Effect.scoped, Effect.provide(InventoryLive))
+// #endregion
+
+// #region elicit
+const reserve = McpTool.make("reserve", {
+  description: "Reserve units of a product, asking the user how many",
+  parameters: Schema.Struct({ sku: Schema.String })
+}, ({ sku }, context) =>
+  Effect.gen(function*() {
+    // A flat form, derived from the Schema; an accepted answer comes back decoded by it.
+    const answer = yield* context.elicit(
+      `How many units of ${sku}?`,
+      Schema.Struct({ units: Schema.Int.pipe(Schema.positive()), express: Schema.optional(Schema.Boolean) })
+    )
+    return answer.action === "accept"
+      ? `reserved ${answer.content.units} of ${sku}`
+      : `nothing reserved (${answer.action})` // "decline" or "cancel"
+  }))
+// #endregion
+
+// #region answer
+// Who answers: a layer, like the permission gate. Without one, every elicitation is declined.
+const AskTheWarehouse = ElicitationHandler.layer((request) =>
+  Effect.succeed(
+    request.mcp_server_name === "inventory" && request.message.startsWith("How many units")
+      ? ElicitationHandler.accept({ units: 3 })
+      : ElicitationHandler.decline
+  ), { timeout: "2 minutes" })
+
+const reserveOnce = Effect.gen(function*() {
+  const inventory = yield* McpServer.make({ name: "inventory", tools: [reserve], timeout: "3 minutes" })
+  return yield* ClaudeCode.query("Reserve some SKU-1", {
+    mcpServers: { inventory },
+    allowedTools: ["mcp__inventory"]
+  }).pipe(Stream.runCollect)
+}).pipe(Effect.provide(AskTheWarehouse))
+// #endregion
+
+// #region dialogs
+// Only the declared kinds are ever sent; anything that goes wrong answers "cancelled" (the dialog's default).
+const Dialogs = UserDialog.layer(
+  (request) =>
+    Effect.succeed(
+      request.dialog_kind === "refusal_fallback_prompt" ? UserDialog.completed("retry_fallback") : UserDialog.cancelled
+    ),
+  { kinds: ["refusal_fallback_prompt"] }
+)
+// #endregion
+
+// #region live
+const swapServers = Effect.gen(function*() {
+  const inventory = yield* inventoryServer
+  const catalogServer = yield* catalog
+  const session = yield* ClaudeCode.session({ mcpServers: { inventory } })
+  yield* session.turn("How many SKU-1?").pipe(Stream.runDrain)
+  // Replaces the session's in-process servers (and those added at runtime): inventory goes, catalog comes.
+  const { added, removed } = yield* session.setMcpServers({ catalog: catalogServer })
+  yield* session.turn("What is the returns policy?").pipe(Stream.runDrain)
+  return { added, removed, status: yield* session.mcpServerStatus }
+}).pipe(Effect.scoped, Effect.provide(InventoryLive))
+// #endregion
+
+export {
+  closedForStocktaking,
+  Dialogs,
+  direct,
+  playbook,
+  program,
+  readByModelAndProgram,
+  reserveOnce,
+  results,
+  swapServers
+}

@@ -316,6 +316,74 @@ export class ResultError extends Schema.TaggedError<ResultError>("@claude-effect
 }
 
 /**
+ * A structured answer (`ClaudeCode.structured`, `StructuredOutput.decode`)
+ * could not be had:
+ *
+ * - `Missing`: the turn ended without structured output: the model answered
+ *   in text instead of calling the CLI's `StructuredOutput` tool; `result`
+ *   holds what it said.
+ * - `Mismatch`: the structured output passed the CLI's JSON Schema check but
+ *   the Schema rejected it (a check the JSON Schema cannot express: a filter,
+ *   a transformation); `value` holds it, `detail` says what is wrong where,
+ *   and `cause` is the `ParseError` with its issue.
+ * - `RetriesExhausted`: the model never produced output matching the JSON
+ *   Schema, and the CLI gave up (`error_max_structured_output_retries`).
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class StructuredOutputError
+  extends Schema.TaggedError<StructuredOutputError>("@claude-effect/sdk/StructuredOutputError")(
+    "StructuredOutputError",
+    {
+      reason: Schema.Literal("Missing", "Mismatch", "RetriesExhausted"),
+      sessionId: Schema.String,
+      detail: Schema.String,
+      value: Schema.optional(Schema.Unknown),
+      result: Schema.optional(Schema.String),
+      cause: Schema.optional(Schema.Defect)
+    }
+  )
+{
+  /**
+   * @since 0.1.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    switch (this.reason) {
+      case "Missing":
+        return `The turn ended without structured output: the model answered in text instead of calling the ` +
+          `StructuredOutput tool${this.result !== undefined ? ` (it said: ${excerpt(this.result)})` : ""}. ` +
+          `Fix: say in the prompt what the answer is about, or retry; the CLI already reminded the model once.`
+      case "Mismatch":
+        return `The structured output does not match the schema: ${this.detail}\n  value: ${
+          excerpt(json(this.value))
+        }\n` +
+          `Fix: the CLI checks the JSON Schema, the Schema decodes afterwards; a check only the Schema makes (a ` +
+          `filter, a transformation) rejected the value. Describe the constraint in the prompt, or give the Schema a ` +
+          `jsonSchema annotation so that the CLI enforces it and the model retries.`
+      case "RetriesExhausted":
+        return `The model never produced structured output matching the JSON Schema; the CLI gave up: ${this.detail}. ` +
+          `Fix: simplify the schema, or describe the expected shape in the prompt.`
+    }
+  }
+}
+
+const excerpt = (text: string, max = 300): string => text.length > max ? `${text.slice(0, max)}…` : text
+
+const json = (value: unknown): string => {
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}
+
+/**
  * A session store (the `SessionStore` service: where transcripts are
  * mirrored and resumed from) could not do what was asked.
  *
@@ -370,6 +438,7 @@ export type ClaudeError =
   | InitializeError
   | OptionsError
   | ResultError
+  | StructuredOutputError
   | SessionStoreError
 
 /**
@@ -386,6 +455,7 @@ export const ClaudeError: Schema.Union<
     typeof InitializeError,
     typeof OptionsError,
     typeof ResultError,
+    typeof StructuredOutputError,
     typeof SessionStoreError
   ]
 > = Schema.Union(
@@ -397,5 +467,6 @@ export const ClaudeError: Schema.Union<
   InitializeError,
   OptionsError,
   ResultError,
+  StructuredOutputError,
   SessionStoreError
 )

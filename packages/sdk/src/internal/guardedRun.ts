@@ -12,7 +12,8 @@
  * - **JSON safety**: an answer that `JSON.stringify` cannot write (a BigInt, a
  *   cycle) would never reach the CLI, which would then wait (`invalid_output`);
  * - **fallback**: whatever went wrong, the caller's fallback answers (deny for
- *   a permission decision, `{}` for other hooks, an error result for a tool);
+ *   a permission decision, `{}` for other hooks, an error result for a tool,
+ *   decline for an elicitation, cancelled for a user dialog);
  * - **recording**: one warning log with the cause, the span's decision and
  *   fallback attributes, and the decision, fallback and latency metrics.
  *
@@ -51,7 +52,9 @@ import * as Telemetry from "./telemetry.js"
 export const defaultTimeouts = {
   hook: Duration.seconds(60),
   permission: Duration.seconds(60),
-  tool: Duration.seconds(60)
+  tool: Duration.seconds(60),
+  elicitation: Duration.seconds(60),
+  dialog: Duration.seconds(60)
 } as const
 
 /**

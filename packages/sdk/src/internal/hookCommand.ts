@@ -187,12 +187,10 @@ export const fallbackOutcome = (
       fallback
     }
   }
-  const output = HookResult.permissionEvents.has(event)
-    ? HookResult.toOutput(
-      event,
-      HookResult.deny(`Denied: the ${event} hook program could not answer (${firstLine(problem)}); failing closed.`)
-    )
-    : {}
+  const output = HookResult.failClosed(
+    event,
+    `Denied: the ${event} hook program could not answer (${firstLine(problem)}); failing closed.`
+  )
   return answer(event, output, [], fallback, [problem], resolved)
 }
 

@@ -130,8 +130,17 @@ export const toOutput = (event: string, result: HookResult.HookResult): Protocol
   }
 }
 
+/**
+ * The fallback policy, stated once: when a hook cannot answer, a voting event
+ * ({@link permissionEvents}: the tool does not run, the model is not switched)
+ * is answered with a deny saying `message`, every other event with `{}` (no
+ * opinion). Session hooks and command hooks both fall back through here.
+ *
+ * @internal
+ */
+export const failClosed = (event: string, message: string): Protocol.SyncHookOutput =>
+  permissionEvents.has(event) ? toOutput(event, deny(message)) : {}
+
 /** @internal */
 export const fallbackOutput = (event: string, why: string): Protocol.SyncHookOutput =>
-  permissionEvents.has(event) ?
-    toOutput(event, deny(`Denied: the ${event} hook did not give a valid answer (${why}); failing closed.`)) :
-    {}
+  failClosed(event, `Denied: the ${event} hook did not give a valid answer (${why}); failing closed.`)

@@ -1,7 +1,16 @@
 /**
- * The part of MCP (protocol `2025-11-25`) an SDK-hosted tool server speaks
- * over `mcp_message`: JSON-RPC envelopes, error codes, and the shapes of tool
- * listings and tool results.
+ * The part of MCP (protocol `2025-11-25`) an SDK-hosted server speaks over
+ * `mcp_message`: JSON-RPC envelopes, error codes, and the shapes of tool,
+ * resource and prompt listings and results.
+ *
+ * Not `@effect/ai`'s `McpSchema`: its schemas are `Rpc`s of `@effect/rpc`
+ * (the core would carry `@effect/ai`, `@effect/rpc` and
+ * `@effect/experimental` as peers for a few structs), they follow protocol
+ * `2025-06-18` and drop the fields they do not declare (a tool's and a
+ * resource's `_meta`, where the CLI reads its `anthropic/*` hints such as
+ * `anthropic/alwaysLoad`), and they decode base64 to bytes where the wire
+ * keeps text.
+ * These are closed structs that keep unknown keys, named as MCP names them.
  *
  * @internal
  */
@@ -200,3 +209,146 @@ export const CallToolParams = Schema.Struct({
   arguments: optional(Schema.Union(JsonObject, Schema.Null)),
   _meta: optional(JsonObject)
 }, Schema.Record({ key: Schema.String, value: Json }))
+
+// -----------------------------------------------------------------------------
+// resources
+// -----------------------------------------------------------------------------
+
+/** Resource not found (MCP's code for `resources/read` of an unknown URI). @internal */
+export const RESOURCE_NOT_FOUND = -32002
+
+/** @internal */
+export const TextResourceContents = closedStruct({
+  uri: Schema.String,
+  mimeType: optional(Schema.String),
+  text: Schema.String,
+  ...meta
+}).annotations({ identifier: "TextResourceContents" })
+
+/** @internal */
+export const BlobResourceContents = closedStruct({
+  uri: Schema.String,
+  mimeType: optional(Schema.String),
+  /** Base64-encoded bytes. */
+  blob: Schema.String,
+  ...meta
+}).annotations({ identifier: "BlobResourceContents" })
+
+/** The result of `resources/read`. @internal */
+export const ReadResourceResult = closedStruct({
+  contents: Schema.Array(Schema.Union(TextResourceContents, BlobResourceContents)),
+  ...meta
+}).annotations({ identifier: "ReadResourceResult" })
+
+/** @internal */
+export type ReadResourceResult = typeof ReadResourceResult.Type
+
+/** A resource as `resources/list` describes it. @internal */
+export const ResourceListing = closedStruct({
+  uri: Schema.String,
+  name: Schema.String,
+  title: optional(Schema.String),
+  description: optional(Schema.String),
+  mimeType: optional(Schema.String),
+  size: optional(Schema.Number),
+  annotations: optional(Annotations),
+  ...meta
+}).annotations({ identifier: "ResourceListing" })
+
+/** @internal */
+export type ResourceListing = typeof ResourceListing.Type
+
+/** A resource template as `resources/templates/list` describes it. @internal */
+export const ResourceTemplateListing = closedStruct({
+  uriTemplate: Schema.String,
+  name: Schema.String,
+  title: optional(Schema.String),
+  description: optional(Schema.String),
+  mimeType: optional(Schema.String),
+  annotations: optional(Annotations),
+  ...meta
+}).annotations({ identifier: "ResourceTemplateListing" })
+
+/** @internal */
+export type ResourceTemplateListing = typeof ResourceTemplateListing.Type
+
+/** The params of `resources/read`. @internal */
+export const ReadResourceParams = Schema.Struct(
+  { uri: Schema.String },
+  Schema.Record({ key: Schema.String, value: Json })
+)
+
+/** Resource annotations (MCP's `Annotations`). @internal */
+export const ResourceAnnotations = Annotations
+
+// -----------------------------------------------------------------------------
+// prompts
+// -----------------------------------------------------------------------------
+
+/** An argument of a prompt, as `prompts/list` describes it. @internal */
+export const PromptArgument = closedStruct({
+  name: Schema.String,
+  title: optional(Schema.String),
+  description: optional(Schema.String),
+  required: optional(Schema.Boolean)
+}).annotations({ identifier: "PromptArgument" })
+
+/** A prompt as `prompts/list` describes it. @internal */
+export const PromptListing = closedStruct({
+  name: Schema.String,
+  title: optional(Schema.String),
+  description: optional(Schema.String),
+  arguments: optional(Schema.Array(PromptArgument)),
+  ...meta
+}).annotations({ identifier: "PromptListing" })
+
+/** @internal */
+export type PromptListing = typeof PromptListing.Type
+
+/** One message of a prompt. @internal */
+export const PromptMessage = closedStruct({
+  role: Schema.Literal("user", "assistant"),
+  content: ContentBlock
+}).annotations({ identifier: "PromptMessage" })
+
+/** The result of `prompts/get`. @internal */
+export const GetPromptResult = closedStruct({
+  description: optional(Schema.String),
+  messages: Schema.Array(PromptMessage),
+  ...meta
+}).annotations({ identifier: "GetPromptResult" })
+
+/** @internal */
+export type GetPromptResult = typeof GetPromptResult.Type
+
+/** The params of `prompts/get`. @internal */
+export const GetPromptParams = Schema.Struct({
+  name: Schema.String,
+  arguments: optional(Schema.Union(Schema.Record({ key: Schema.String, value: Schema.String }), Schema.Null))
+}, Schema.Record({ key: Schema.String, value: Json }))
+
+/** The arguments of a prompt that takes none. @internal */
+export const NoArguments = Schema.Struct({})
+
+/**
+ * An elicitation of a tool that could not be made or read (re-exported by
+ * `McpTool`).
+ *
+ * @internal
+ */
+export class ElicitationError
+  extends Schema.TaggedError<ElicitationError>("@claude-effect/sdk/McpTool/ElicitationError")(
+    "ElicitationError",
+    {
+      reason: Schema.Literal("InvalidSchema", "InvalidContent"),
+      detail: Schema.String,
+      cause: Schema.optional(Schema.Defect)
+    }
+  )
+{
+  override get message(): string {
+    return this.reason === "InvalidSchema"
+      ? `Cannot ask for this form: ${this.detail}. Use a flat Schema.Struct of strings, numbers, booleans, literals or arrays of strings.`
+      : `The answer to the elicitation does not match its schema: ${this.detail}`
+  }
+}

@@ -11,6 +11,7 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import * as Encoding from "effect/Encoding"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
@@ -18,10 +19,13 @@ import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import type { Options as ClaudeOptions } from "../ClaudeOptions.js"
 import type { InboundHandler } from "../ControlRouter.js"
+import type * as McpPrompt from "../McpPrompt.js"
+import type * as McpResource from "../McpResource.js"
 import type { McpServer, Options as ServerOptions } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
 import type * as Protocol from "../Protocol.js"
 import * as AnswerIssues from "./answerIssues.js"
+import * as Elicitation from "./elicitation.js"
 import * as GuardedRun from "./guardedRun.js"
 import { formatPath } from "./issuePath.js"
 import * as Mcp from "./mcpProtocol.js"
@@ -51,8 +55,10 @@ const isPlainObject = (u: unknown): u is Record<string, unknown> =>
  * A self-contained JSON Schema: every reference into `$defs` inlined, except
  * recursive ones (kept, with their definitions), and Effect's internal `$id`s
  * dropped. Not every client resolves `$ref`.
+ *
+ * @internal
  */
-const inlineDefinitions = (root: Record<string, unknown>): Record<string, unknown> => {
+export const inlineDefinitions = (root: Record<string, unknown>): Record<string, unknown> => {
   const { $defs, $schema: _, ...top } = root
   const defs = isPlainObject($defs) ? $defs : {}
   const kept = new Set<string>()
@@ -135,7 +141,11 @@ export const toolListing = (tool: McpTool.McpTool.Any, serverAlwaysLoad: boolean
  * @internal
  */
 export const makeServer = (
-  options: ServerOptions<ReadonlyArray<McpTool.McpTool.Any>>,
+  options: ServerOptions<
+    ReadonlyArray<McpTool.McpTool.Any>,
+    ReadonlyArray<McpResource.McpResource.Any>,
+    ReadonlyArray<McpPrompt.McpPrompt.Any>
+  >,
   context: Context.Context<never>
 ): Effect.Effect<McpServer> =>
   Effect.suspend(() => {
@@ -143,7 +153,8 @@ export const makeServer = (
     const seen = new Set<string>()
     const listings: Array<Mcp.ToolListing> = []
     const alwaysLoad = options.alwaysLoad === true
-    for (const tool of options.tools) {
+    const tools = options.tools ?? []
+    for (const tool of tools) {
       if (!TOOL_NAME.test(tool.name)) {
         problems.push(`tool name ${JSON.stringify(tool.name)} must be 1-64 letters, digits, "_" or "-"`)
       }
@@ -159,16 +170,39 @@ export const makeServer = (
         )
       }
     }
+    const resources = options.resources ?? []
+    const uris = new Set<string>()
+    for (const resource of resources) {
+      const uri = resource._tag === "Resource" ? resource.uri : resource.uriTemplate
+      if (uris.has(uri)) problems.push(`resource ${JSON.stringify(uri)} is defined twice`)
+      uris.add(uri)
+      if (resource._tag === "Template") {
+        const compiled = compileTemplate(resource)
+        if (typeof compiled === "string") problems.push(compiled)
+      }
+    }
+    const prompts = options.prompts ?? []
+    const promptNames = new Set<string>()
+    for (const prompt of prompts) {
+      if (promptNames.has(prompt.name)) problems.push(`prompt ${JSON.stringify(prompt.name)} is defined twice`)
+      promptNames.add(prompt.name)
+      const args = promptArguments(prompt)
+      if (typeof args === "string") problems.push(args)
+    }
     if (problems.length > 0) {
       return Effect.dieMessage(`McpServer.make(${JSON.stringify(options.name)}): ${problems.join("; ")}`)
     }
-    return Effect.succeed(Model.fromParts({ ...options, alwaysLoad, listings, context }))
+    return Effect.succeed(Model.fromParts({ ...options, tools, resources, prompts, alwaysLoad, listings, context }))
   })
 
 /** The `initialize` result of a server. @internal */
 export const initializeResult = (server: McpServer, protocolVersion: string = Mcp.LATEST_PROTOCOL_VERSION) => ({
   protocolVersion,
-  capabilities: { tools: {} },
+  capabilities: {
+    tools: {},
+    ...(server.resources.length > 0 ? { resources: {} } : {}),
+    ...(server.prompts.length > 0 ? { prompts: {} } : {})
+  },
   serverInfo: { name: server.name, version: server.version },
   ...(server.instructions !== undefined ? { instructions: server.instructions } : {})
 })
@@ -319,15 +353,404 @@ const mergeUnionBranches = (
  * Schema's message, one line per problem (the CLI hands the message to the
  * model verbatim as an error tool result), with the issues as `data`.
  */
-const invalidArguments = (id: Mcp.JsonRpcId, tool: string, issue: ParseResult.ParseIssue): Mcp.JsonRpcResponse => {
+const invalidParams = (
+  id: Mcp.JsonRpcId,
+  header: string,
+  root: string,
+  issue: ParseResult.ParseIssue
+): Mcp.JsonRpcResponse => {
   const issues = mergeUnionBranches(ParseResult.ArrayFormatter.formatIssueSync(issue))
-  const lines = issues.map((entry) => `- ${formatPath(entry.path, "(arguments)")}: ${entry.message}`)
+  const lines = issues.map((entry) => `- ${formatPath(entry.path, root)}: ${entry.message}`)
   return Mcp.failure(
     id,
     Mcp.ErrorCode.InvalidParams,
-    `Invalid arguments for tool ${tool}:\n${lines.join("\n")}`,
+    `${header}:\n${lines.join("\n")}`,
     { issues: issues.map((entry) => ({ path: entry.path.map(String), message: entry.message })) }
   )
+}
+
+const invalidArguments = (id: Mcp.JsonRpcId, tool: string, issue: ParseResult.ParseIssue): Mcp.JsonRpcResponse =>
+  invalidParams(id, `Invalid arguments for tool ${tool}`, "(arguments)", issue)
+
+// -----------------------------------------------------------------------------
+// elicitation from a tool
+// -----------------------------------------------------------------------------
+
+/** The JSON Schema types an MCP elicitation form may use (MCP forms are flat). */
+const FORM_TYPES: ReadonlySet<unknown> = new Set(["string", "number", "integer", "boolean", "array"])
+
+/**
+ * The `requested_schema` of a form Schema: its JSON Schema (as for tool
+ * parameters), checked to be flat — every property a primitive, an
+ * enumeration or a list of strings. What is wrong, or the schema.
+ */
+const formSchemaOf = (schema: Schema.Schema.Any): Either.Either<Record<string, unknown>, string> => {
+  let json: Record<string, unknown>
+  try {
+    json = inputSchemaOf(schema)
+  } catch (cause) {
+    return Either.left(
+      `the form has no JSON Schema (${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)})`
+    )
+  }
+  const properties = isPlainObject(json.properties) ? json.properties : undefined
+  if (properties === undefined || json.anyOf !== undefined || json.oneOf !== undefined) {
+    return Either.left("the form must be one object of named fields")
+  }
+  const nested = Object.entries(properties).filter(([, property]) => {
+    if (!isPlainObject(property)) return true
+    if (property.type === undefined) return !Array.isArray(property.enum) && !Array.isArray(property.anyOf)
+    if (!FORM_TYPES.has(property.type)) return true
+    return property.type === "array" && (!isPlainObject(property.items) || property.items.type !== "string" &&
+        !Array.isArray(property.items.enum))
+  })
+  return nested.length > 0
+    ? Either.left(`the fields ${nested.map(([name]) => JSON.stringify(name)).join(", ")} are not flat`)
+    : Either.right(json)
+}
+
+/**
+ * A tool's `context.elicit`: the question goes to the session's elicitation
+ * answerer as an `elicitation` request of this server, and an accepted form
+ * is decoded with the tool's Schema.
+ */
+const elicitFor = (
+  answer: Elicitation.Answer,
+  server: string,
+  requestId: string
+): McpTool.CallContext["elicit"] => {
+  let asked = 0
+  return <A, I extends { readonly [key: string]: unknown }, R>(message: string, schema: Schema.Schema<A, I, R>) =>
+    Effect.suspend(() => {
+      const requested = formSchemaOf(schema)
+      if (Either.isLeft(requested)) {
+        return Effect.fail(new Mcp.ElicitationError({ reason: "InvalidSchema", detail: requested.left }))
+      }
+      const request: Protocol.ElicitationRequest = {
+        subtype: "elicitation",
+        mcp_server_name: server,
+        message,
+        mode: "form",
+        requested_schema: requested.right,
+        property_order: Object.keys(requested.right.properties as Record<string, unknown>)
+      }
+      return Effect.flatMap(
+        answer(request, { requestId: `${requestId}:elicitation:${++asked}` }),
+        (result): Effect.Effect<McpTool.Elicited<A>, McpTool.ElicitationError, R> =>
+          result.action === "accept"
+            ? Effect.mapBoth(ParseResult.decodeUnknown(schema, decodeOptions)(result.content ?? {}), {
+              onFailure: (issue) =>
+                new Mcp.ElicitationError({
+                  reason: "InvalidContent",
+                  detail: ParseResult.ArrayFormatter.formatIssueSync(issue)
+                    .map((entry) => `${formatPath(entry.path, "(form)")}: ${entry.message}`).join("; "),
+                  cause: issue
+                }),
+              onSuccess: (content) => ({ action: "accept" as const, content })
+            })
+            : Effect.succeed({ action: result.action })
+      )
+    })
+}
+
+// -----------------------------------------------------------------------------
+// resources and prompts
+// -----------------------------------------------------------------------------
+
+/**
+ * What a resource read or a prompt answers once its handler settled: the
+ * result, or the message of an MCP error (a failure, a timeout, an answer
+ * that is not valid). Every server handler runs under the guarded run.
+ */
+type Served<A> = { readonly _tag: "Served"; readonly result: A } | { readonly _tag: "Failed"; readonly message: string }
+
+const servedPolicies = new WeakMap<object, GuardedRun.Policy<Served<any>>>()
+
+/** One policy per resource or prompt (and its timeout), built at its first use. */
+const servedPolicy = <A>(
+  key: object,
+  schema: Schema.Schema<A, any, never>,
+  what: string,
+  timeout: Duration.Duration
+): GuardedRun.Policy<Served<A>> => {
+  let policy = servedPolicies.get(key)
+  if (policy === undefined) {
+    const validate = Schema.validateEither(schema, { onExcessProperty: "preserve" })
+    policy = {
+      kind: "tool",
+      fallsBack: "answered an MCP error",
+      validate: (answer) =>
+        Either.map(
+          Either.mapLeft(validate(answer), (error) => AnswerIssues.format(error, `the result of ${what}`)),
+          (result) => ({ _tag: "Served", result })
+        ),
+      fallback: (reason, cause) => ({
+        _tag: "Failed",
+        message: reason === "timeout"
+          ? `${what} did not finish within ${Duration.format(timeout)}; it was stopped.`
+          : reason === "invalid_output"
+          ? `${what} returned a result that is not valid.`
+          : causeMessage(cause!)
+      }),
+      decisionOf: (served) => (served._tag === "Served" ? "result" : "error")
+    }
+    servedPolicies.set(key, policy)
+  }
+  return policy
+}
+
+/** Runs a server handler under the guarded run and answers with a JSON-RPC result or error. */
+const serve = <A>(
+  server: ServerInternal,
+  id: Mcp.JsonRpcId,
+  policy: GuardedRun.Policy<Served<A>>,
+  subject: string,
+  timeout: Duration.Duration,
+  evaluate: () => Effect.Effect<unknown, unknown>,
+  annotations: Record<string, unknown>
+): Effect.Effect<Mcp.JsonRpcResponse> =>
+  Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
+    GuardedRun.run(policy, {
+      subject,
+      span: Option.getOrUndefined(span),
+      evaluate,
+      timeout,
+      annotations: () => annotations
+    }, (served) =>
+      served._tag === "Served"
+        ? Mcp.success(id, served.result)
+        : Mcp.failure(id, Mcp.ErrorCode.InternalError, served.message))).pipe(
+      Effect.provide(server[ContextKey])
+    )
+
+const VARIABLE = /\{([^{}]*)\}/g
+const VARIABLE_NAME = /^[A-Za-z0-9_]+$/
+
+/** A template's URI matcher, or what is wrong with the template. */
+interface CompiledTemplate {
+  readonly pattern: RegExp
+  readonly variables: ReadonlyArray<string>
+}
+
+const compiled = new WeakMap<McpResource.McpResourceTemplate<any, any>, CompiledTemplate>()
+
+/**
+ * Compiles `scheme://{a}/{b}` (RFC 6570 simple expansion; one variable per
+ * segment) into a matcher, checking the variables against the fields of the
+ * parameters Schema's encoded side.
+ */
+const compileTemplate = (template: McpResource.McpResourceTemplate<any, any>): CompiledTemplate | string => {
+  const known = compiled.get(template)
+  if (known !== undefined) return known
+  const label = `resource template ${JSON.stringify(template.uriTemplate)}`
+  const variables: Array<string> = []
+  let pattern = "^"
+  let last = 0
+  for (const match of template.uriTemplate.matchAll(VARIABLE)) {
+    const name = match[1]
+    if (!VARIABLE_NAME.test(name)) {
+      return `${label}: {${name}} is not a simple variable (use {name}, letters, digits and "_")`
+    }
+    if (variables.includes(name)) return `${label}: {${name}} appears twice`
+    variables.push(name)
+    pattern += escapeRegExp(template.uriTemplate.slice(last, match.index)) + "([^/?#]+)"
+    last = match.index! + match[0].length
+  }
+  pattern += escapeRegExp(template.uriTemplate.slice(last)) + "$"
+  if (variables.length === 0) return `${label} has no {variable}: use McpResource.make for a fixed URI`
+  const encoded = AST.encodedAST(template.parameters.ast)
+  const fields = AST.getPropertySignatures(encoded)
+  const names = fields.map((field) => String(field.name))
+  const unknown = variables.filter((name) => !names.includes(name))
+  const missing = fields.filter((field) => !field.isOptional && !variables.includes(String(field.name)))
+  if (unknown.length > 0 || missing.length > 0) {
+    return `${label}: ${
+      [
+        unknown.length > 0
+          ? `{${unknown.join("}, {")}} ${unknown.length === 1 ? "is" : "are"} not a field of its parameters`
+          : "",
+        missing.length > 0
+          ? `the required field(s) ${missing.map((field) => String(field.name)).join(", ")} are not in the URI`
+          : ""
+      ].filter((text) => text.length > 0).join("; ")
+    }`
+  }
+  const result = { pattern: new RegExp(pattern), variables }
+  compiled.set(template, result)
+  return result
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+/** The arguments a prompt lists, from its parameters Schema, or what is wrong with it. */
+const promptArguments = (prompt: McpPrompt.McpPrompt.Any): ReadonlyArray<typeof Mcp.PromptArgument.Type> | string => {
+  const label = `prompt ${JSON.stringify(prompt.name)}`
+  const encoded = AST.encodedAST(prompt.parameters.ast)
+  if (!AST.isTypeLiteral(encoded) || encoded.indexSignatures.length > 0) {
+    return `${label}: its parameters must be a Struct of named fields`
+  }
+  const described = new Map<string, string>()
+  for (const field of AST.getPropertySignatures(prompt.parameters.ast)) {
+    const description = Option.orElse(
+      AST.getDescriptionAnnotation(field),
+      () => AST.getDescriptionAnnotation(field.type)
+    )
+    if (Option.isSome(description)) described.set(String(field.name), description.value)
+  }
+  const args: Array<typeof Mcp.PromptArgument.Type> = []
+  for (const field of encoded.propertySignatures) {
+    const name = String(field.name)
+    if (typeof field.name !== "string") return `${label}: its parameters must have string keys`
+    const description = described.get(name) ?? Option.getOrUndefined(AST.getDescriptionAnnotation(field.type))
+    args.push({ name, ...(description !== undefined ? { description } : {}), required: !field.isOptional })
+  }
+  return args
+}
+
+/** The `resources/list` entry of a resource. @internal */
+export const resourceListing = (resource: McpResource.McpResource<any>): Mcp.ResourceListing => ({
+  uri: resource.uri,
+  name: resource.name,
+  ...(resource.title !== undefined ? { title: resource.title } : {}),
+  ...(resource.description !== undefined ? { description: resource.description } : {}),
+  ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
+  ...(resource.size !== undefined ? { size: resource.size } : {}),
+  ...(resource.annotations !== undefined ? { annotations: resource.annotations } : {})
+})
+
+/** The `resources/templates/list` entry of a template. @internal */
+export const templateListing = (template: McpResource.McpResourceTemplate<any, any>): Mcp.ResourceTemplateListing => ({
+  uriTemplate: template.uriTemplate,
+  name: template.name,
+  ...(template.title !== undefined ? { title: template.title } : {}),
+  ...(template.description !== undefined ? { description: template.description } : {}),
+  ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
+  ...(template.annotations !== undefined ? { annotations: template.annotations } : {})
+})
+
+/** The `prompts/list` entry of a prompt. @internal */
+export const promptListing = (prompt: McpPrompt.McpPrompt.Any): Mcp.PromptListing => {
+  const args = promptArguments(prompt)
+  return {
+    name: prompt.name,
+    ...(prompt.title !== undefined ? { title: prompt.title } : {}),
+    ...(prompt.description !== undefined ? { description: prompt.description } : {}),
+    ...(typeof args !== "string" && args.length > 0 ? { arguments: args } : {})
+  }
+}
+
+/** A handler's content as a `resources/read` result. */
+const readResult = (uri: string, mimeType: string | undefined, content: unknown): unknown =>
+  typeof content === "string"
+    ? { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), text: content }] }
+    : content instanceof Uint8Array
+    ? { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), blob: Encoding.encodeBase64(content) }] }
+    : content
+
+/** A handler's content as a `prompts/get` result. */
+const promptResult = (description: string | undefined, content: unknown): unknown => {
+  const messages = typeof content === "string"
+    ? [{ role: "user", content: { type: "text", text: content } }]
+    : Array.isArray(content)
+    ? content
+    : undefined
+  if (messages === undefined) return content
+  return description === undefined ? { messages } : { description, messages }
+}
+
+/** Reads a resource of the server: a fixed one by its URI, else the first template that matches. */
+const readResource = (
+  server: ServerInternal,
+  id: Mcp.JsonRpcId,
+  uri: string
+): Effect.Effect<Mcp.JsonRpcResponse> => {
+  for (const resource of server.resources) {
+    if (resource._tag === "Resource" && resource.uri === uri) {
+      const timeout = resource.timeout ?? server.timeout
+      return serve(
+        server,
+        id,
+        servedPolicy(resource, Mcp.ReadResourceResult, `The resource ${uri}`, timeout),
+        `MCP resource "${uri}"`,
+        timeout,
+        () =>
+          Effect.map(resource.content, (content) => readResult(uri, resource.mimeType, content)) as Effect.Effect<
+            unknown,
+            unknown
+          >,
+        { resource: uri }
+      )
+    }
+  }
+  for (const resource of server.resources) {
+    if (resource._tag !== "Template") continue
+    const template = compileTemplate(resource)
+    if (typeof template === "string") continue
+    const match = template.pattern.exec(uri)
+    if (match === null) continue
+    const raw: Record<string, string> = {}
+    try {
+      template.variables.forEach((name, i) => (raw[name] = decodeURIComponent(match[i + 1])))
+    } catch {
+      return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Invalid percent-encoding in ${uri}`))
+    }
+    const timeout = resource.timeout ?? server.timeout
+    return Effect.flatMap(
+      Effect.either(
+        ParseResult.decodeUnknown(resource.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(raw)
+      ),
+      (params) =>
+        Either.isLeft(params)
+          ? Effect.succeed(
+            invalidParams(id, `Invalid URI for resource template ${resource.uriTemplate}`, "(uri)", params.left)
+          )
+          : serve(
+            server,
+            id,
+            servedPolicy(resource, Mcp.ReadResourceResult, `The resource ${resource.uriTemplate}`, timeout),
+            `MCP resource template "${resource.uriTemplate}"`,
+            timeout,
+            () =>
+              Effect.map(resource.content(params.right, uri), (content) =>
+                readResult(uri, resource.mimeType, content)) as Effect.Effect<unknown, unknown>,
+            { resource: uri, resourceTemplate: resource.uriTemplate }
+          )
+    ).pipe(Effect.provide(server[ContextKey]))
+  }
+  return Effect.succeed(Mcp.failure(id, Mcp.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }))
+}
+
+/** Fills in a prompt of the server with its arguments, decoded by its Schema. */
+const getPrompt = (
+  server: ServerInternal,
+  id: Mcp.JsonRpcId,
+  name: string,
+  args: Readonly<Record<string, string>>
+): Effect.Effect<Mcp.JsonRpcResponse> => {
+  const prompt = server.prompts.find((candidate) => candidate.name === name)
+  if (prompt === undefined) {
+    return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown prompt: ${name}`))
+  }
+  const timeout = prompt.timeout ?? server.timeout
+  return Effect.flatMap(
+    Effect.either(
+      ParseResult.decodeUnknown(prompt.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(args)
+    ),
+    (decoded) =>
+      Either.isLeft(decoded)
+        ? Effect.succeed(invalidParams(id, `Invalid arguments for prompt ${name}`, "(arguments)", decoded.left))
+        : serve(
+          server,
+          id,
+          servedPolicy(prompt, Mcp.GetPromptResult, `The prompt ${name}`, timeout),
+          `MCP prompt "${name}"`,
+          timeout,
+          () =>
+            Effect.map(prompt.content(decoded.right), (content) =>
+              promptResult(prompt.description, content)) as Effect.Effect<unknown, unknown>,
+          { prompt: name }
+        )
+  ).pipe(Effect.provide(server[ContextKey]))
 }
 
 // -----------------------------------------------------------------------------
@@ -345,10 +768,28 @@ export interface Connection {
   readonly handle: (message: unknown, site: { readonly requestId: string }) => Effect.Effect<Mcp.JsonRpcResponse>
 }
 
+/**
+ * What a connection needs from its session: who answers the elicitations of
+ * its tools (default: nobody, every one is declined).
+ *
+ * @internal
+ */
+export interface ConnectOptions {
+  readonly elicit?: Elicitation.Answer | undefined
+}
+
 /** @internal */
-export const connect = (server: McpServer, name: string = server.name): Connection => {
+export const connect = (server: McpServer, name: string = server.name, options?: ConnectOptions): Connection => {
   const internal = server as ServerInternal
+  const elicit = options?.elicit ?? Elicitation.answer(undefined)
   const tools = new Map(server.tools.map((tool) => [tool.name, tool] as const))
+  const resourceListings = server.resources.flatMap((resource) =>
+    resource._tag === "Resource" ? [resourceListing(resource)] : []
+  )
+  const templateListings = server.resources.flatMap((resource) =>
+    resource._tag === "Template" ? [templateListing(resource)] : []
+  )
+  const promptListings = server.prompts.map(promptListing)
   const inFlight = new Map<string, Deferred.Deferred<void>>()
   const idKey = (id: Mcp.JsonRpcId) => `${typeof id}:${id}`
 
@@ -370,7 +811,8 @@ export const connect = (server: McpServer, name: string = server.name): Connecti
         server: name,
         tool: call.name,
         toolUseId: typeof toolUseId === "string" ? toolUseId : undefined,
-        requestId
+        requestId,
+        elicit: elicitFor(elicit, name, requestId)
       }
       const cancelled = yield* Deferred.make<void>()
       const key = idKey(id)
@@ -385,8 +827,16 @@ export const connect = (server: McpServer, name: string = server.name): Connecti
       ).pipe(Effect.ensuring(Effect.sync(() => inFlight.delete(key))))
     })
 
+  // Only what the initialize result declares: a server without resources or prompts knows no such method.
+  const declared = (method: string) =>
+    method.startsWith("resources/") ?
+      server.resources.length > 0
+      : method.startsWith("prompts/") ?
+      server.prompts.length > 0
+      : true
+
   const request = (id: Mcp.JsonRpcId, method: string, params: Readonly<Record<string, unknown>>, requestId: string) => {
-    switch (method) {
+    switch (declared(method) ? method : "") {
       case "initialize": {
         const asked = params.protocolVersion
         const version = typeof asked === "string" && Mcp.SUPPORTED_PROTOCOL_VERSIONS.includes(asked)
@@ -400,6 +850,36 @@ export const connect = (server: McpServer, name: string = server.name): Connecti
         return Effect.succeed(Mcp.success(id, { tools: server.listings }))
       case "tools/call":
         return callTool(id, params, requestId)
+      case "resources/list":
+        return Effect.succeed(Mcp.success(id, { resources: resourceListings }))
+      case "resources/templates/list":
+        return Effect.succeed(Mcp.success(id, { resourceTemplates: templateListings }))
+      case "resources/read": {
+        const decoded = Schema.decodeUnknownEither(Mcp.ReadResourceParams)(params)
+        return Either.isLeft(decoded)
+          ? Effect.succeed(
+            Mcp.failure(
+              id,
+              Mcp.ErrorCode.InvalidParams,
+              `Invalid resources/read params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+            )
+          )
+          : readResource(internal, id, decoded.right.uri)
+      }
+      case "prompts/list":
+        return Effect.succeed(Mcp.success(id, { prompts: promptListings }))
+      case "prompts/get": {
+        const decoded = Schema.decodeUnknownEither(Mcp.GetPromptParams)(params)
+        return Either.isLeft(decoded)
+          ? Effect.succeed(
+            Mcp.failure(
+              id,
+              Mcp.ErrorCode.InvalidParams,
+              `Invalid prompts/get params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+            )
+          )
+          : getPrompt(internal, id, decoded.right.name, decoded.right.arguments ?? {})
+      }
       default:
         return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.MethodNotFound, `Method not found: ${method}`))
     }
@@ -458,15 +938,73 @@ const requestIdOf = (message: unknown): Mcp.JsonRpcId | undefined => {
 }
 
 /**
+ * The SDK servers of one session, by the name the CLI knows them by: the
+ * ones in the `mcpServers` option, then whatever `setMcpServers` put in
+ * their place (the CLI replaces all SDK servers, the initial ones included).
+ *
+ * @internal
+ */
+export interface SessionServers {
+  /** The router's `mcp_message` handler, routing each message to its server's connection. */
+  readonly handler: InboundHandler
+  /** The initialize fields of the servers of the options (none when there are none). */
+  readonly initialize: Readonly<Record<string, unknown>>
+  /** The servers now served. */
+  readonly current: () => ReadonlyMap<string, McpServer>
+  /**
+   * Serves exactly these servers from now on: new ones get a connection,
+   * absent ones lose theirs; a server already served under its name keeps its
+   * connection (and its calls in flight).
+   */
+  readonly replace: (servers: ReadonlyMap<string, McpServer>) => void
+  /** Answers one JSON-RPC message as the server `name` does; `undefined` when no server has that name. */
+  readonly call: (name: string, message: unknown, requestId: string) => Effect.Effect<Mcp.JsonRpcResponse> | undefined
+}
+
+/**
+ * The SDK servers among the options, with what they add to a session: the
+ * `mcp_message` handler (always: servers may be added later), and the
+ * initialize fields `sdkMcpServers` and `sdkMcpServerManifests` (the CLI
+ * 2.1.328 takes the manifests: the servers are connected when initialize
+ * returns, with no handshake over `mcp_message`; a CLI that does not take
+ * them, and servers added later, handshake as usual, which the handler
+ * answers too). `elicit` answers the elicitations of their tools.
+ *
+ * @internal
+ */
+export const sessionServers = (options: ClaudeOptions, connectOptions?: ConnectOptions): SessionServers => {
+  const initial = sdkServers(options)
+  const connections = new Map<string, { readonly server: McpServer; readonly connection: Connection }>()
+  const replace = (servers: ReadonlyMap<string, McpServer>) => {
+    for (const name of Array.from(connections.keys())) {
+      if (servers.get(name) !== connections.get(name)!.server) connections.delete(name)
+    }
+    for (const [name, server] of servers) {
+      if (!connections.has(name)) connections.set(name, { server, connection: connect(server, name, connectOptions) })
+    }
+  }
+  replace(initial)
+  const call = (name: string, message: unknown, requestId: string) =>
+    connections.get(name)?.connection.handle(message, { requestId })
+  return {
+    handler: inboundHandler(call),
+    initialize: initial.size === 0 ? {} : {
+      sdkMcpServers: Array.from(initial.keys()),
+      sdkMcpServerManifests: Object.fromEntries(Array.from(initial, ([name, server]) => [name, manifest(server)]))
+    },
+    current: () => new Map(Array.from(connections, ([name, { server }]) => [name, server] as const)),
+    replace,
+    call
+  }
+}
+
+/**
  * The router's handler for `mcp_message`: routes each JSON-RPC message to
  * the connection of the server it names. It never answers with an error
  * reply (the CLI would mark the server failed): problems are JSON-RPC errors
  * or error results.
- *
- * @internal
  */
-export const inboundHandler = (servers: ReadonlyMap<string, McpServer>): InboundHandler => {
-  const connections = new Map(Array.from(servers, ([name, server]) => [name, connect(server, name)] as const))
+const inboundHandler = (call: SessionServers["call"]): InboundHandler => {
   const unknownServer = (name: string, message: unknown) => {
     const id = requestIdOf(message)
     return {
@@ -480,13 +1018,13 @@ export const inboundHandler = (servers: ReadonlyMap<string, McpServer>): Inbound
     // A tool call's span is the tool's (`claude.mcp.tool`); other MCP messages have the request's.
     spanName: (request) => methodOf(request) === "tools/call" ? Telemetry.spans.mcpTool : Telemetry.spans.inbound,
     attributes: (request) => {
-      const call = request as Protocol.McpMessageRequest
+      const message = request as Protocol.McpMessageRequest
       const method = methodOf(request)
       const tool = method === "tools/call"
-        ? (call.message as { readonly params?: { readonly name?: unknown } }).params?.name
+        ? (message.message as { readonly params?: { readonly name?: unknown } }).params?.name
         : undefined
       return {
-        [Telemetry.attributes.mcpServer]: call.server_name,
+        [Telemetry.attributes.mcpServer]: message.server_name,
         ...(typeof method === "string" ? { [Telemetry.attributes.mcpMethod]: method } : {}),
         ...(typeof tool === "string" ? { [Telemetry.attributes.tool]: tool } : {})
       }
@@ -501,39 +1039,14 @@ export const inboundHandler = (servers: ReadonlyMap<string, McpServer>): Inbound
       }
     },
     handle: (request, { requestId }) => {
-      const call = request as Protocol.McpMessageRequest
-      const connection = connections.get(call.server_name)
+      const message = request as Protocol.McpMessageRequest
+      const answered = call(message.server_name, message.message, requestId)
       return {
         _tag: "Effect",
-        effect: connection === undefined
-          ? Effect.succeed(unknownServer(call.server_name, call.message))
-          : Effect.map(connection.handle(call.message, { requestId }), (response) => ({ mcp_response: response }))
+        effect: answered === undefined
+          ? Effect.succeed(unknownServer(message.server_name, message.message))
+          : Effect.map(answered, (response) => ({ mcp_response: response }))
       }
-    }
-  }
-}
-
-/**
- * What the SDK servers among the options add to a session: the `mcp_message`
- * handler, and the initialize fields `sdkMcpServers` and
- * `sdkMcpServerManifests` (the CLI 2.1.328 takes the manifests: the servers
- * are connected when initialize returns, with no handshake over
- * `mcp_message`; a CLI that does not take them handshakes as usual, which the
- * handler answers too). Nothing when there are none.
- *
- * @internal
- */
-export const sessionExtras = (options: ClaudeOptions): {
-  readonly handlers: ReadonlyArray<InboundHandler>
-  readonly initialize: Readonly<Record<string, unknown>>
-} => {
-  const servers = sdkServers(options)
-  if (servers.size === 0) return { handlers: [], initialize: {} }
-  return {
-    handlers: [inboundHandler(servers)],
-    initialize: {
-      sdkMcpServers: Array.from(servers.keys()),
-      sdkMcpServerManifests: Object.fromEntries(Array.from(servers, ([name, server]) => [name, manifest(server)]))
     }
   }
 }

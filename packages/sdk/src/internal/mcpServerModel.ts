@@ -8,6 +8,8 @@
  */
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import type * as McpPrompt from "../McpPrompt.js"
+import type * as McpResource from "../McpResource.js"
 import type { McpServer, ToolListing } from "../McpServer.js"
 import type * as McpTool from "../McpTool.js"
 import * as GuardedRun from "./guardedRun.js"
@@ -18,7 +20,7 @@ export const TypeId: unique symbol = Symbol.for("@claude-effect/sdk/McpServer")
 /** @internal */
 export type TypeId = typeof TypeId
 
-/** The default time a tool handler may run (the guarded run's). @internal */
+/** The default time a tool, resource or prompt handler may run (the guarded run's). @internal */
 export const DEFAULT_TIMEOUT: Duration.Duration = GuardedRun.defaultTimeouts.tool
 
 /** The services the tools' handlers need, captured by `McpServer.make`. @internal */
@@ -43,7 +45,7 @@ const Proto = {
   }
 }
 
-/** A server from checked parts (the engine checks tool names and derives the listings). @internal */
+/** A server from checked parts (the engine checks names and derives the listings). @internal */
 export const fromParts = (parts: {
   readonly name: string
   readonly version?: string | undefined
@@ -52,6 +54,8 @@ export const fromParts = (parts: {
   readonly timeout?: Duration.DurationInput | undefined
   readonly tools: ReadonlyArray<McpTool.McpTool.Any>
   readonly listings: ReadonlyArray<ToolListing>
+  readonly resources?: ReadonlyArray<McpResource.McpResource.Any> | undefined
+  readonly prompts?: ReadonlyArray<McpPrompt.McpPrompt.Any> | undefined
   readonly context: Context.Context<never>
 }): McpServer => {
   const server = Object.create(Proto)
@@ -62,6 +66,8 @@ export const fromParts = (parts: {
   server.timeout = parts.timeout !== undefined ? Duration.decode(parts.timeout) : DEFAULT_TIMEOUT
   server.tools = parts.tools
   server.listings = parts.listings
+  server.resources = parts.resources ?? []
+  server.prompts = parts.prompts ?? []
   server[ContextKey] = parts.context
   return server as McpServer
 }

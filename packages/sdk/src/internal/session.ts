@@ -11,6 +11,7 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import { identity } from "effect/Function"
 import * as HashSet from "effect/HashSet"
@@ -28,6 +29,7 @@ import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
 import { type ClaudeError, InitializeError, type ProtocolError, ResultError } from "./claudeError.js"
+import type { SessionServers } from "./mcpServer.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
@@ -49,6 +51,8 @@ export interface SessionEnvironment {
   readonly secrets: ReadonlyArray<string>
   /** The initialize fields from the options and the SDK MCP servers (hooks are added here). */
   readonly initialize: ControlRequest.Payload<typeof controlRequests.initialize>
+  /** The session's in-process MCP servers (for `setMcpServers` and `readMcpResource`). */
+  readonly mcp?: SessionServers | undefined
   /** Builds the session's services in the session's scope, wired to its bookkeeping. */
   readonly services: (
     wiring: SessionWiring
@@ -77,6 +81,8 @@ export interface SessionServices {
   readonly cli: CliProcess.CliProcess.Service
   readonly router: ControlRouter.ControlRouter.Service
   readonly hooks: HookRegistry.HookRegistry.Service
+  /** The CLI's stderr lines, redacted (see `Session.stderr`). */
+  readonly stderr: Stream.Stream<string>
 }
 
 /**
@@ -133,6 +139,9 @@ const makeTurnTracker = () => {
   }
 }
 
+/** How long closing waits for the stderr sink to take the CLI's last lines. */
+const stderrSinkDrain = Duration.seconds(1)
+
 /** @internal */
 export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
   typeof prompt === "string" || Array.isArray(prompt)
@@ -180,7 +189,7 @@ const makeSession = (
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
     if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
 
-    const { cli, hooks, router } = yield* env.services({
+    const { cli, hooks, router, stderr } = yield* env.services({
       observe: mirror === undefined ? turns.observe : (message) => {
         turns.observe(message)
         mirror.observe(message)
@@ -196,6 +205,28 @@ const makeSession = (
     })
     const pid = cli.pid
     sessionSpan.attribute(Telemetry.attributes.pid, pid)
+
+    // The stderr sink reads its own bounded buffer, so a slow one never slows the CLI. At close (this finalizer
+    // runs after the shutdown's, added below) it gets what the CLI wrote until it exited, within a bound.
+    if (settings.stderr !== undefined) {
+      const sink = settings.stderr
+      const sinking = yield* stderr.pipe(
+        Stream.runForEach((line) =>
+          Effect.catchAllCause(
+            sink(line),
+            (cause) => Effect.logWarning("the stderr sink failed on a line; the next line goes to it again", cause)
+          )
+        ),
+        Effect.annotateLogs({ pid, source: "stderr" }),
+        Effect.forkDaemon
+      )
+      yield* Effect.addFinalizer(() =>
+        Effect.zipRight(
+          Effect.timeoutOption(Effect.interruptible(Fiber.await(sinking)), stderrSinkDrain),
+          Fiber.interrupt(sinking)
+        )
+      )
+    }
 
     const startTurn = Effect.suspend(() => {
       if (turnSpan !== undefined) return Effect.void
@@ -356,7 +387,8 @@ const makeSession = (
 
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
-        const input = toUserInput(prompt)
+        const given = toUserInput(prompt)
+        const input = settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
         turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
           return router.send(input as Protocol.StdinMessage)
@@ -373,7 +405,8 @@ const makeSession = (
       receiveTurn,
       messages,
       endInput: cli.endInput,
-      ...SessionControl.make(router, initialization)
+      stderr,
+      ...SessionControl.make(router, initialization, env.mcp)
     } satisfies Session
   })
 

@@ -6,21 +6,66 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
 import type * as ControlRouter from "../ControlRouter.js"
+import type { McpServer } from "../McpServer.js"
 import type * as Protocol from "../Protocol.js"
 import type { Session } from "../Session.js"
+import { ControlError } from "./claudeError.js"
+import { isServer, type SessionServers } from "./mcpServer.js"
 import { controlRequests as requests } from "./protocol/control.js"
+import { McpReadResourceResponse } from "./protocol/responses.js"
 
 /** The members of `Session` that are control requests. */
 export type ControlMethods = Omit<
   Session,
-  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput"
+  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput" | "stderr"
 >
+
+/**
+ * Reads a resource of an SDK server in process: the CLI refuses
+ * `mcp_read_resource` for SDK servers (their host can read them directly).
+ * The answer has the shape of the CLI's; an MCP error is an `ErrorResponse`.
+ */
+const readInProcess = (
+  answered: Effect.Effect<unknown>,
+  serverName: string,
+  uri: string
+): Effect.Effect<Protocol.McpReadResourceResponse, ControlError> =>
+  Effect.flatMap(answered, (response) => {
+    const requestId = `in-process:${serverName}`
+    const error = (response as { readonly error?: { readonly message?: unknown; readonly code?: unknown } }).error
+    if (error !== undefined) {
+      return new ControlError({
+        reason: "ErrorResponse",
+        subtype: "mcp_read_resource",
+        requestId,
+        error: `${serverName}: ${String(error.message)}`,
+        ...(error.code !== undefined ? { errorCode: String(error.code) } : {})
+      })
+    }
+    return Either.match(
+      ParseResult.decodeUnknownEither(McpReadResourceResponse)((response as { result?: unknown }).result),
+      {
+        onLeft: (issue) =>
+          new ControlError({
+            reason: "InvalidResponse",
+            subtype: "mcp_read_resource",
+            requestId,
+            error: `unexpected resources/read result for ${uri}: ${ParseResult.TreeFormatter.formatIssueSync(issue)}`,
+            cause: issue
+          }),
+        onRight: Effect.succeed
+      }
+    )
+  })
 
 /** @internal */
 export const make = (
   router: ControlRouter.ControlRouter.Service,
-  initialization: Protocol.InitializeResponse
+  initialization: Protocol.InitializeResponse,
+  mcp?: SessionServers | undefined
 ): ControlMethods => ({
   interrupt: router.request(requests.interrupt, {}),
   setPermissionMode: (mode) => Effect.asVoid(router.request(requests.set_permission_mode, { mode })),
@@ -69,8 +114,40 @@ export const make = (
   seedReadState: (path, mtime) => router.request(requests.seed_read_state, { path, mtime }),
   reconnectMcpServer: (serverName) => router.request(requests.mcp_reconnect, { serverName }),
   toggleMcpServer: (serverName, enabled) => router.request(requests.mcp_toggle, { serverName, enabled }),
-  readMcpResource: (serverName, uri) => router.request(requests.mcp_read_resource, { serverName, uri }),
-  setMcpServers: (servers) => router.request(requests.mcp_set_servers, { servers }),
+  readMcpResource: (serverName, uri) =>
+    Effect.suspend(() => {
+      const answered = mcp?.call(serverName, {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "resources/read",
+        params: { uri }
+      }, `readMcpResource:${serverName}`)
+      return answered === undefined
+        ? router.request(requests.mcp_read_resource, { serverName, uri })
+        : readInProcess(answered, serverName, uri)
+    }),
+  setMcpServers: (servers) =>
+    Effect.suspend(() => {
+      // In-process servers go to the CLI as `{ type: "sdk", name }` and are served here from now on.
+      const sdk = new Map<string, McpServer>()
+      const wire: Record<string, Protocol.McpServerConfig> = {}
+      for (const [name, config] of Object.entries(servers)) {
+        if (isServer(config)) {
+          sdk.set(name, config)
+          wire[name] = { type: "sdk", name }
+        } else {
+          wire[name] = config as Protocol.McpServerConfig
+        }
+      }
+      if (mcp === undefined) return router.request(requests.mcp_set_servers, { servers: wire })
+      // Served before the request: the CLI connects the new servers as it applies it.
+      const previous = mcp.current()
+      mcp.replace(sdk)
+      return Effect.tapError(
+        router.request(requests.mcp_set_servers, { servers: wire }),
+        () => Effect.sync(() => mcp.replace(previous))
+      )
+    }),
   stopTask: (taskId) => router.request(requests.stop_task, { task_id: taskId }),
   backgroundTasks: (toolUseId) =>
     Effect.map(

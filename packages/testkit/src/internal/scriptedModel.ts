@@ -62,6 +62,15 @@ export const toolUse = (
 ): ScriptedModel.ToolUseBlock =>
   makeStep<ScriptedModel.ToolUseBlock>({ _tag: "ToolUse", name, input, id: options?.id, pacing: undefined })
 
+/** The tool the CLI adds for structured output (`outputFormat`); its input is the answer. @internal */
+export const structuredOutputTool = "StructuredOutput"
+
+/** @internal */
+export const structuredOutput = (
+  value: unknown,
+  options?: { readonly id?: string | undefined }
+): ScriptedModel.ToolUseBlock => toolUse(structuredOutputTool, value, options)
+
 /** @internal */
 export const turn = (...blocks: ReadonlyArray<ScriptedModel.Block>): ScriptedModel.Turn =>
   makeStep<ScriptedModel.Turn>({ _tag: "Turn", blocks, stopReason: undefined, pacing: undefined, delay: undefined })
@@ -141,6 +150,33 @@ export const exhaustedText = (index: number): string =>
 /** @internal */
 export const isSideCall = (request: ScriptedModel.ModelRequest): boolean =>
   (request.body?.tools ?? []).length === 0 && request.body?.thinking === undefined
+
+// The CLI 2.1.328 asks for a compaction summary with this sentence in the last user message.
+const compactionMarker = "Your task is to create a detailed summary of the conversation"
+
+/** @internal */
+export const isCompactionRequest = (request: ScriptedModel.ModelRequest): boolean =>
+  request.lastUserText.includes(compactionMarker)
+
+// A subagent's requests carry this flag in the billing header, the first block of the system prompt.
+const subagentMarker = "cc_is_subagent=true"
+
+/** @internal */
+export const isSubagentRequest = (request: ScriptedModel.ModelRequest): boolean =>
+  request.system.includes(subagentMarker)
+
+/** @internal */
+export const compactionSummary = (
+  summary: string,
+  options?: { readonly times?: number | undefined }
+): ScriptedModel.Rule =>
+  rule(
+    (request) =>
+      isCompactionRequest(request)
+        ? text(`<analysis>Scripted compaction.</analysis>\n<summary>${summary}</summary>`)
+        : undefined,
+    options
+  )
 
 const hiddenHeaders = new Set(["x-api-key", "authorization"])
 

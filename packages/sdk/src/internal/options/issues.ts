@@ -53,17 +53,20 @@ const describeActual = (actual: string, expected: string, sensitive: boolean): s
 const shortenExpected = (expected: string): string =>
   expected.length <= MAX_EXPECTED ? expected : `${expected.slice(0, MAX_EXPECTED)}…`
 
-/** Options an Effect program gets from a Layer or a handler instead. */
+/**
+ * Options of the official SDK that are not options here, each with why and
+ * what to use instead (docs/official-sdk.md has the whole mapping).
+ */
 const NOT_OPTIONS: Readonly<Record<string, string>> = {
   canUseTool: "use PermissionGate.layer(handler) instead",
   hooks: "use HookLayer (hooks are Layers) instead",
-  stderr: "the runtime drains stderr and keeps its tail for error reports",
   abortController: "interrupt the fiber, stream or scope instead",
   spawnClaudeCodeProcess: "not supported: the SDK spawns the CLI itself",
   pathToClaudeCodeExecutable: "use `executable` (the path to the claude binary)",
   executableArgs: "not supported: the CLI is a native binary",
-  onElicitation: "not supported yet",
-  onUserDialog: "not supported yet",
+  onElicitation: "use ElicitationHandler.layer(handler) instead",
+  onUserDialog: "use UserDialog.layer(handler, { kinds }) instead",
+  supportedDialogKinds: "declare them with UserDialog.layer(handler, { kinds }) instead",
   sessionStore: "not supported",
   prompt: "the prompt is the first argument of ClaudeCode.query"
 }

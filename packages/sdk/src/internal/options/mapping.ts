@@ -6,6 +6,7 @@
  * @internal
  */
 import type { InitializeFields, McpExternalServerConfig, Options, Route, ThinkingConfig } from "../../ClaudeOptions.js"
+import { mergeSandbox, settingsWithSandbox } from "./sandbox.js"
 
 /** @internal */
 export const baseArgs: ReadonlyArray<string> = [
@@ -47,6 +48,7 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   promptSuggestions: ["initialize"],
   agentProgressSummaries: ["initialize"],
   forwardSubagentText: ["initialize"],
+  verbatimPrompts: ["runtime"],
   perTaskStopAffordance: ["initialize"],
   includePartialMessages: ["flag"],
   includeHookEvents: ["flag"],
@@ -61,6 +63,7 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   settingSources: ["flag"],
   settings: ["flag"],
   managedSettings: ["flag"],
+  sandbox: ["flag"],
   mcpServers: ["flag", "initialize"],
   mcpServersDelivery: ["flag", "initialize"],
   strictMcpConfig: ["flag"],
@@ -75,6 +78,7 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   extraArgs: ["flag"],
   debug: ["flag"],
   debugFile: ["flag"],
+  stderr: ["runtime"],
   controlTimeout: ["runtime"],
   initializeTimeout: ["runtime"],
   hookTimeout: ["runtime"],
@@ -224,19 +228,20 @@ export const toCliArgs = (
   if (options.managedSettings !== undefined) {
     args.push(...separate("--managed-settings", JSON.stringify(options.managedSettings)))
   }
-  if (options.settings !== undefined) {
-    args.push(
-      ...separate(
-        "--settings",
-        typeof options.settings === "string" ? options.settings : JSON.stringify(options.settings)
-      )
-    )
-  }
+  const settings = settingsArgument(options)
+  if (settings !== undefined) args.push(...separate("--settings", settings))
   for (const [name, value] of Object.entries(options.extraArgs ?? {})) {
     if (value === null) args.push(`--${name}`)
     else args.push(...separate(`--${name}`, value))
   }
   return args
+}
+
+/** What `--settings` carries: `settings` as given, or with `sandbox` merged into its `sandbox` block. */
+const settingsArgument = (options: Options): string | undefined => {
+  if (options.sandbox !== undefined) return JSON.stringify(settingsWithSandbox(options.settings, options.sandbox))
+  if (options.settings === undefined) return undefined
+  return typeof options.settings === "string" ? options.settings : JSON.stringify(options.settings)
 }
 
 // -----------------------------------------------------------------------------
@@ -350,6 +355,9 @@ export const merge = (defaults: Options, overrides: Options): Options => {
       : key === "secrets" && Array.isArray(inherited)
       // A secret named by the defaults stays secret whatever a call adds.
       ? [...inherited, ...(value as ReadonlyArray<string>)]
+      // A call's sandbox refines the defaults' by the rules it is merged into settings with.
+      : key === "sandbox" && inherited !== undefined
+      ? mergeSandbox(inherited, value as NonNullable<Options["sandbox"]>)
       : value
   }
   return out as Options

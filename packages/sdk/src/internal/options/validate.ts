@@ -9,6 +9,7 @@
 import type { Options } from "../../ClaudeOptions.js"
 import { formatPath } from "./issues.js"
 import { toCliArgs } from "./mapping.js"
+import { isInlineSettings } from "./sandbox.js"
 
 const MAX_JSON_DEPTH = 256
 
@@ -93,6 +94,9 @@ const flagName = (arg: string): string | undefined => {
   return at < 0 ? arg.slice(2) : arg.slice(2, at)
 }
 
+/** The values of the official SDK's `executable` option (a JavaScript runtime, not the CLI). */
+const JS_RUNTIMES: ReadonlySet<string> = new Set(["node", "bun", "deno"])
+
 const FLAG_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/
 
 const keyProblems = (
@@ -110,6 +114,20 @@ const keyProblems = (
 
 const nameProblem = (key: string): string | undefined =>
   key.length === 0 ? "a name must not be empty" : key.includes("\u0000") ? "a name must not contain NUL" : undefined
+
+/** Why inline JSON settings would not reach the CLI as an object (the message never shows the settings). */
+const inlineSettingsProblem = (settings: string): string | undefined => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(settings)
+  } catch {
+    // The parser's message quotes the text, which may hold a secret.
+    return "starts with \"{\" but is not valid JSON; pass settings as an object, a valid JSON string, or a file path"
+  }
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+    ? undefined
+    : "must be a JSON object"
+}
 
 /** @internal */
 export const invalidValues = (options: Options): ReadonlyArray<string> => {
@@ -133,10 +151,22 @@ export const invalidValues = (options: Options): ReadonlyArray<string> => {
     if (problem !== undefined) problems.push(problem)
   }
   if (typeof options.settings === "object") json(options.settings, ["settings"])
+  if (typeof options.settings === "string" && isInlineSettings(options.settings)) {
+    const problem = inlineSettingsProblem(options.settings)
+    if (problem !== undefined) problems.push(`${formatPath(["settings"])}: ${problem}`)
+  }
+  json(options.sandbox, ["sandbox"])
   json(options.managedSettings, ["managedSettings"])
   json(options.outputFormat, ["outputFormat"])
   json(options.agents, ["agents"])
   json(options.mcpServers, ["mcpServers"])
+  if (options.executable !== undefined && JS_RUNTIMES.has(options.executable)) {
+    problems.push(
+      `${formatPath(["executable"])}: "${options.executable}" is a JavaScript runtime, as the official SDK's ` +
+        "executable option takes; here executable is the path of the claude binary (leave it out to use the CLI " +
+        "the SDK brings)"
+    )
+  }
   for (const name of Object.keys(options.extraArgs ?? {})) {
     const reserved = RESERVED_FLAGS[name]
     if (reserved !== undefined) problems.push(`${formatPath(["extraArgs", name])}: reserved (${reserved})`)
@@ -181,6 +211,14 @@ export const conflicts = (options: Options, permissionPromptTool: boolean): Read
     "type" in prompt && prompt.type === "preset" && prompt.append !== undefined
   ) {
     problems.push("appendSystemPrompt and systemPrompt.append both append to the system prompt: set one")
+  }
+  if (
+    options.sandbox !== undefined && typeof options.settings === "string" && !isInlineSettings(options.settings)
+  ) {
+    problems.push(
+      "sandbox cannot be merged into a settings file (settings is a path): put the sandbox block in the file, " +
+        "or pass settings as an object or a JSON string"
+    )
   }
   if (options.replaceEnv === true && options.env === undefined) {
     problems.push("replaceEnv requires env (the CLI would start with an empty environment: no PATH, no HOME)")

@@ -1688,7 +1688,9 @@ export type UserInputBody = typeof UserInputBody.Type
  * A user message on stdin. `session_id` may be `""` (the CLI uses its own).
  * A `uuid` turns on `command_lifecycle` messages and is the id `rewind_files`
  * takes; `shouldQuery: false` adds the message to the history without calling
- * the model.
+ * the model. `client_composed: true` delivers the text as written: no `@path`
+ * expansion, no slash command, no turn-start attachments (the
+ * `verbatimPrompts` option sets it on every message).
  *
  * @since 0.1.0
  * @category Stdin messages
@@ -1701,7 +1703,8 @@ export const UserInput = closedStruct({
   uuid: optional(Schema.String),
   priority: optional(Schema.Literal("now", "next", "later")),
   shouldQuery: optional(Schema.Boolean),
-  isSynthetic: optional(Schema.Boolean)
+  isSynthetic: optional(Schema.Boolean),
+  client_composed: optional(Schema.Literal(true))
 })
 
 /**

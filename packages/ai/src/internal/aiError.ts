@@ -1,0 +1,69 @@
+/**
+ * The errors of `@claude-effect/ai`, exported by the public
+ * `ClaudeCodeAiError` module.
+ *
+ * @internal
+ */
+import * as Schema from "effect/Schema"
+
+/**
+ * A request that Claude Code cannot carry out as asked, refused before
+ * anything is spawned (or, mid-chat, before anything is sent). Nothing of a
+ * prompt is dropped silently: what cannot map is this error, and `path` says
+ * which part of the request it is (`prompt.content[2].content[0]`,
+ * `toolChoice`, `toolkit.GetStock`).
+ *
+ * - `SystemMessagePosition`: a system message after the conversation started;
+ *   the CLI takes its system prompt when it starts.
+ * - `LastMessage`: the prompt does not end with a user message (an assistant
+ *   prefill, a tool result): Claude Code answers user turns.
+ * - `EmptyPrompt`: nothing to answer.
+ * - `FileType`: a file the Messages API does not take as input (only images,
+ *   PDFs and plain text are).
+ * - `ToolChoice`: a tool choice Claude Code cannot enforce (`required`, one
+ *   named tool): the agent chooses its tools.
+ * - `HistoryChanged`: a chat's history was rewritten, or it gained messages
+ *   other than user messages; the session behind it holds the conversation.
+ * - `ToolkitChanged`: a chat's turn brings a toolkit other than the one its
+ *   session started with.
+ * - `HandlerMissing`: a toolkit tool whose handler is not in the context.
+ * - `ForeignTool`: a provider-defined tool of another provider in the
+ *   toolkit (`AnthropicTool.WebSearch`): Claude Code cannot run it.
+ * - `ToolName`: a tool (or `toolServerName`) whose name cannot be an MCP
+ *   tool's (1 to 64 letters, digits, `_`, `-`).
+ * - `ResponseFormat`: a chat's turn asks for another response format (text,
+ *   or an object of another schema) than its session started with: the CLI
+ *   takes the structured-output schema when it starts.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class UnsupportedInputError
+  extends Schema.TaggedError<UnsupportedInputError>("@claude-effect/ai/UnsupportedInputError")(
+    "UnsupportedInputError",
+    {
+      reason: Schema.Literal(
+        "SystemMessagePosition",
+        "LastMessage",
+        "EmptyPrompt",
+        "FileType",
+        "ToolChoice",
+        "HistoryChanged",
+        "ToolkitChanged",
+        "HandlerMissing",
+        "ForeignTool",
+        "ToolName",
+        "ResponseFormat"
+      ),
+      path: Schema.String,
+      detail: Schema.String
+    }
+  )
+{
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `${this.path}: ${this.detail}`
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The program of packages/ai/README.md, copied there by
+ * scripts/sync-guides.mjs; `pnpm check` type-checks this file.
+ */
+// #region minimal
+import { ClaudeCodeLanguageModel } from "@claude-effect/ai"
+import { ClaudeCode } from "@claude-effect/sdk"
+import { LanguageModel } from "@effect/ai"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Console, Effect } from "effect"
+
+LanguageModel.generateText({ prompt: "What does this repository do?" }).pipe(
+  Effect.flatMap((response) => Console.log(response.text)),
+  Effect.provide(ClaudeCodeLanguageModel.layer({ allowedTools: ["Read", "Glob", "Grep"] })),
+  Effect.provide(ClaudeCode.layer()),
+  Effect.provide(NodeContext.layer),
+  NodeRuntime.runMain
+)
+// #endregion

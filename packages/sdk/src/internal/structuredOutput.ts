@@ -1,0 +1,121 @@
+/**
+ * Structured output: the JSON Schema the CLI's `StructuredOutput` tool takes,
+ * derived from an Effect Schema, and the decoding of a result's
+ * `structured_output` with that Schema.
+ *
+ * @internal
+ */
+import * as Effect from "effect/Effect"
+import * as JSONSchema from "effect/JSONSchema"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type { OutputFormat } from "../ClaudeOptions.js"
+import type * as Protocol from "../Protocol.js"
+import { OptionsError, ResultError, StructuredOutputError } from "./claudeError.js"
+import { inlineDefinitions } from "./mcpServer.js"
+
+/** The name of the tool the CLI adds for structured output (seen on the pinned CLI). @internal */
+export const toolName = "StructuredOutput"
+
+const isObjectSchema = (schema: unknown): boolean =>
+  typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "object"
+
+/**
+ * The `outputFormat` option for `schema`: the JSON Schema of its encoded side
+ * (what the model writes), self-contained (no `$ref` a client must resolve).
+ * The CLI offers it as the input of its `StructuredOutput` tool, and a tool's
+ * input is an object: a schema of anything else fails with an `OptionsError`
+ * that says how to wrap it.
+ *
+ * @internal
+ */
+export const outputFormat = <A, I, R>(schema: Schema.Schema<A, I, R>): Effect.Effect<OutputFormat, OptionsError> =>
+  Effect.suspend(() => {
+    let made: Record<string, unknown>
+    try {
+      // A JSON Schema is an object: its entries, as a record.
+      made = inlineDefinitions(
+        Object.fromEntries(Object.entries(JSONSchema.make(schema as Schema.Schema<A, I, never>)))
+      )
+    } catch (cause) {
+      return new OptionsError({
+        reason: "InvalidOptions",
+        detail: `outputFormat: the schema has no JSON Schema (${
+          cause instanceof Error ? cause.message : String(cause)
+        }); annotate it with jsonSchema, or use Schemas that have one`,
+        cause
+      })
+    }
+    const variants = (made.anyOf ?? made.oneOf) as ReadonlyArray<unknown> | undefined
+    if (isObjectSchema(made)) return Effect.succeed({ type: "json_schema" as const, schema: made })
+    // A union of objects is an object too; the Messages API wants `type: "object"` at the top of a tool's input.
+    if (Array.isArray(variants) && variants.length > 0 && variants.every(isObjectSchema)) {
+      return Effect.succeed({ type: "json_schema" as const, schema: { type: "object", ...made } })
+    }
+    const described = typeof made.type === "string" ? `a ${made.type}` : "not an object"
+    return new OptionsError({
+      reason: "InvalidOptions",
+      detail: `outputFormat: structured output is an object (the input of the CLI's ${toolName} tool), but the ` +
+        `schema describes ${described}; wrap it, e.g. Schema.Struct({ value: schema })`
+    })
+  })
+
+/**
+ * The `structured_output` of a turn's result, decoded with `schema`. A result
+ * without one, a value the Schema rejects, and the CLI giving up after its
+ * retries each fail with a `StructuredOutputError`; any other error result
+ * with a `ResultError`.
+ *
+ * @internal
+ */
+export const decode = <A, I, R>(
+  schema: Schema.Schema<A, I, R>,
+  result: Protocol.ResultMessage
+): Effect.Effect<A, StructuredOutputError | ResultError, R> => {
+  const fields = result as {
+    readonly session_id?: string
+    readonly errors?: ReadonlyArray<unknown>
+    readonly result?: unknown
+    readonly terminal_reason?: unknown
+    readonly structured_output?: unknown
+    readonly is_error?: unknown
+  }
+  const sessionId = fields.session_id ?? ""
+  const text = typeof fields.result === "string" ? fields.result : undefined
+  if (result.subtype === "error_max_structured_output_retries") {
+    return new StructuredOutputError({
+      reason: "RetriesExhausted",
+      sessionId,
+      detail: (fields.errors ?? []).map(String).join("; ") || "no output matched"
+    })
+  }
+  if (result.subtype !== "success" || fields.is_error === true) {
+    return new ResultError({
+      reason: result.subtype === "success"
+        ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
+        : String(result.subtype),
+      sessionId,
+      errors: (fields.errors ?? []).map(String),
+      ...(text !== undefined ? { result: text } : {})
+    })
+  }
+  if (fields.structured_output === undefined) {
+    return new StructuredOutputError({
+      reason: "Missing",
+      sessionId,
+      detail: "the result has no structured_output",
+      ...(text !== undefined ? { result: text } : {})
+    })
+  }
+  const value = fields.structured_output
+  return Schema.decodeUnknown(schema, { errors: "all" })(value).pipe(
+    Effect.catchTag("ParseError", (error) =>
+      new StructuredOutputError({
+        reason: "Mismatch",
+        sessionId,
+        detail: ParseResult.TreeFormatter.formatErrorSync(error),
+        value,
+        cause: error
+      }))
+  )
+}

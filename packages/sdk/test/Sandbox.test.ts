@@ -1,0 +1,288 @@
+/**
+ * The `sandbox` option: typed as the official `SandboxSettings`, merged into
+ * the `sandbox` block of `--settings` by the official SDK's rules, and
+ * applied by the real CLI 2.1.328 — a sandboxed Bash command cannot write
+ * outside the paths it is given (bubblewrap and socat on Linux: .ci/run
+ * installs them), and without them the session refuses to run commands
+ * unsandboxed.
+ */
+import { ClaudeCode, ClaudeOptions, ControlRequest } from "@claude-effect/sdk"
+import { ScriptedModel } from "@claude-effect/testkit"
+import { afterAll, assert, describe, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as FastCheck from "effect/FastCheck"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as NodePath from "node:path"
+import { bash, harness, Workspace } from "./utils/harness.js"
+
+type Options = ClaudeOptions.Options
+
+const decode = (input: ClaudeOptions.OptionsInput) => ClaudeOptions.decode(input)
+const decodeError = (input: unknown) => Effect.flip(ClaudeOptions.decode(input))
+
+/** The JSON `--settings` carries, parsed; `undefined` when there is no `--settings`. */
+const settingsArg = (options: Options): unknown => {
+  const args = ClaudeOptions.toCliArgs(options, { permissionPromptTool: false })
+  const at = args.findIndex((arg) => arg === "--settings" || arg.startsWith("--settings="))
+  if (at < 0) return undefined
+  return JSON.parse(args[at] === "--settings" ? args[at + 1] : args[at].slice("--settings=".length))
+}
+
+const tempDir = (prefix: string) => Fs.realpathSync(Fs.mkdtempSync(NodePath.join(Os.tmpdir(), prefix)))
+
+// -----------------------------------------------------------------------------
+// the option: schema, route, merging
+// -----------------------------------------------------------------------------
+
+describe("the sandbox option", () => {
+  it.effect("goes to --settings as its sandbox block; enabled: true brings failIfUnavailable: true", () =>
+    Effect.gen(function*() {
+      const options = yield* decode({ sandbox: { enabled: true, filesystem: { allowWrite: ["/data"] } } })
+      assert.deepStrictEqual(settingsArg(options), {
+        sandbox: { enabled: true, filesystem: { allowWrite: ["/data"] }, failIfUnavailable: true }
+      })
+      // said otherwise, it stays; not enabled, nothing is added
+      assert.deepStrictEqual(
+        settingsArg(yield* decode({ sandbox: { enabled: true, failIfUnavailable: false } })),
+        { sandbox: { enabled: true, failIfUnavailable: false } }
+      )
+      assert.deepStrictEqual(settingsArg(yield* decode({ sandbox: { excludedCommands: ["docker *"] } })), {
+        sandbox: { excludedCommands: ["docker *"] }
+      })
+      assert.deepStrictEqual(ClaudeOptions.routes.sandbox, ["flag"])
+    }))
+
+  it.effect("merges into inline settings by the official SDK's rules", () =>
+    Effect.gen(function*() {
+      const settings = {
+        permissions: { allow: ["Bash(ls *)"] },
+        sandbox: {
+          enabled: false,
+          autoAllowBashIfSandboxed: true,
+          filesystem: { disabled: true, denyRead: ["/secrets"], allowWrite: ["/old"] },
+          network: { httpProxyPort: 8080, deniedDomains: ["evil.example"], allowLocalBinding: true },
+          ripgrep: { command: "/usr/bin/rg", args: ["--hidden"] },
+          credentials: { files: [{ path: "/home/me/.netrc", mode: "mask" }] }
+        }
+      }
+      const sandbox: ClaudeOptions.SandboxSettings = {
+        enabled: true,
+        filesystem: { denyRead: ["/keys"], allowWrite: ["/new"] },
+        network: { allowedDomains: ["api.example"], deniedDomains: ["evil.example", "worse.example"] },
+        ripgrep: { command: "/opt/rg" },
+        credentials: { files: [{ path: "/home/me/.netrc", mode: "deny" }] }
+      }
+      const expected = {
+        permissions: { allow: ["Bash(ls *)"] },
+        sandbox: {
+          // a value the option sets replaces; one it does not set is kept
+          enabled: true,
+          autoAllowBashIfSandboxed: true,
+          // `disabled: true` would switch off what the option asks of the filesystem: dropped.
+          // The restriction lists are combined; other lists are replaced.
+          filesystem: { denyRead: ["/secrets", "/keys"], allowWrite: ["/new"] },
+          // the option restricts the network: one's own proxy (not checked against the lists) is dropped
+          network: {
+            deniedDomains: ["evil.example", "worse.example"],
+            allowLocalBinding: true,
+            allowedDomains: ["api.example"]
+          },
+          // replaced whole
+          ripgrep: { command: "/opt/rg" },
+          // a deny for the same file wins over a mask
+          credentials: { files: [{ path: "/home/me/.netrc", mode: "deny" }] },
+          failIfUnavailable: true
+        }
+      }
+      assert.deepStrictEqual(settingsArg(yield* decode({ settings, sandbox })), expected)
+      // the same from a JSON string
+      assert.deepStrictEqual(settingsArg(yield* decode({ settings: JSON.stringify(settings), sandbox })), expected)
+    }))
+
+  it.effect("a call's sandbox refines the layer's by the same rules", () =>
+    Effect.gen(function*() {
+      const defaults = yield* ClaudeOptions.decodePartial({
+        sandbox: { enabled: true, filesystem: { denyRead: ["/secrets"] }, network: { allowedDomains: ["a.example"] } }
+      })
+      const call = yield* ClaudeOptions.decodePartial({
+        sandbox: { filesystem: { denyRead: ["/keys"] }, network: { allowedDomains: ["b.example"] } }
+      })
+      assert.deepStrictEqual(ClaudeOptions.merge(defaults, call).sandbox, {
+        enabled: true,
+        filesystem: { denyRead: ["/secrets", "/keys"] },
+        network: { allowedDomains: ["b.example"] }
+      })
+    }))
+
+  it.effect("with a settings file path it is a Conflict; settings that are not JSON are caught, unquoted", () =>
+    Effect.gen(function*() {
+      const conflict = yield* decodeError({ settings: "/etc/claude/settings.json", sandbox: { enabled: true } })
+      assert.strictEqual(conflict.reason, "Conflict")
+      assert.include(conflict.detail, "sandbox cannot be merged into a settings file")
+      const broken = yield* decodeError({ settings: "{ \"apiKeyHelper\": sk-ant-oops }", sandbox: { enabled: true } })
+      assert.strictEqual(broken.reason, "InvalidOptions")
+      assert.include(broken.detail, "settings: starts with \"{\" but is not valid JSON")
+      assert.notInclude(broken.detail, "sk-ant-oops")
+    }))
+
+  it.effect("a misspelt or mistyped field is an OptionsError that names it", () =>
+    Effect.gen(function*() {
+      const misspelt = yield* decodeError({ sandbox: { enabled: true, filesystem: { allowWrites: ["/x"] } } })
+      assert.include(misspelt.detail, "sandbox.filesystem.allowWrites: unknown field (did you mean \"allowWrite\"?)")
+      const port = yield* decodeError({ sandbox: { network: { httpProxyPort: 70000 } } })
+      assert.include(port.detail, "sandbox.network.httpProxyPort")
+      const mask = yield* decodeError({
+        sandbox: { credentials: { files: [{ path: "/home/me/.aws/", mode: "mask" }] } }
+      })
+      assert.include(mask.detail, "mode \"mask\" applies to one file, not a directory")
+      const envVar = yield* decodeError({
+        sandbox: { credentials: { envVars: [{ name: "NOT-A-NAME", mode: "deny" }] } }
+      })
+      assert.include(envVar.detail, "must be an environment variable name")
+      // Fields the CLI knows and the schema does not are kept.
+      const kept = yield* decode({ sandbox: { enabled: true, windows: { backend: "sandboxuser" } } })
+      assert.deepStrictEqual((settingsArg(kept) as any).sandbox.windows, { backend: "sandboxuser" })
+    }))
+
+  it.prop(
+    "any SandboxSettings reaches --settings whole (with failIfUnavailable when enabled)",
+    [ClaudeOptions.SandboxSettings],
+    ([sandbox]) => {
+      const sent = (settingsArg({ sandbox }) as { sandbox: Record<string, unknown> }).sandbox
+      const expected = sandbox.enabled === true && sandbox.failIfUnavailable === undefined
+        ? { ...sandbox, failIfUnavailable: true }
+        : sandbox
+      assert.deepStrictEqual(sent, JSON.parse(JSON.stringify(expected)))
+      // and what is sent decodes as SandboxSettings again
+      assert.isTrue(Schema.is(ClaudeOptions.SandboxSettings)(sent))
+    },
+    { fastCheck: { numRuns: 60 } }
+  )
+
+  it("the schema has an Arbitrary", () => {
+    assert.strictEqual(FastCheck.sample(Arbitrary.make(ClaudeOptions.SandboxSettings), 3).length, 3)
+  })
+})
+
+// -----------------------------------------------------------------------------
+// the real CLI
+// -----------------------------------------------------------------------------
+
+const onPath = (command: string) => ChildProcess.spawnSync("sh", ["-c", `command -v ${command}`]).status === 0
+
+describe.runIf(process.platform === "linux")("the sandbox on the real CLI (Linux: bubblewrap)", () => {
+  it("bubblewrap and socat are installed (.ci/run installs them: apt-get install bubblewrap socat)", () => {
+    assert.isTrue(onPath("bwrap") && onPath("socat"), "install them: apt-get install -y bubblewrap socat")
+  })
+
+  const outside = tempDir("claude-effect-outside-")
+  const allowed = tempDir("claude-effect-allowed-")
+  const control = tempDir("claude-effect-control-")
+  afterAll(() => {
+    for (const dir of [outside, allowed, control]) Fs.rmSync(dir, { recursive: true, force: true })
+  })
+  const writeEverywhere = bash(
+    `echo in > inside.txt; echo out > ${outside}/outside.txt; echo ok > ${allowed}/allowed.txt; echo done`
+  )
+
+  it.live(
+    "a sandboxed Bash command writes in the working directory and allowWrite paths, nowhere else",
+    () =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const result = yield* ClaudeCode.result("write the files", {
+          // autoAllowBashIfSandboxed is what lets the command run at all: no rule allows Bash, no gate answers.
+          sandbox: { enabled: true, autoAllowBashIfSandboxed: true, filesystem: { allowWrite: [allowed] } }
+        })
+        assert.isFalse(result.is_error)
+        assert.strictEqual(workspace.read("inside.txt").trim(), "in")
+        assert.strictEqual(Fs.readFileSync(NodePath.join(allowed, "allowed.txt"), "utf8").trim(), "ok")
+        assert.isFalse(Fs.existsSync(NodePath.join(outside, "outside.txt")), "the sandbox let a write outside through")
+        const [toolResult] = yield* ScriptedModel.toolResults
+        assert.include(toolResult.content, `${outside}/outside.txt: Read-only file system`)
+      }).pipe(Effect.provide(harness([writeEverywhere, ScriptedModel.text("ok")]))),
+    60_000
+  )
+
+  it.live("the same command without the sandbox writes outside (the control)", () =>
+    Effect.gen(function*() {
+      yield* ClaudeCode.result("write the file", { allowedTools: ["Bash"] })
+      assert.strictEqual(Fs.readFileSync(NodePath.join(control, "outside.txt"), "utf8").trim(), "out")
+    }).pipe(
+      Effect.provide(harness([bash(`echo out > ${control}/outside.txt`), ScriptedModel.text("ok")]))
+    ), 60_000)
+
+  it.live(
+    "the CLI reports the sandbox it took: get_settings reads it back from the flag settings",
+    () =>
+      Effect.gen(function*() {
+        const session = yield* ClaudeCode.session({
+          settings: { sandbox: { excludedCommands: ["docker *"] } },
+          sandbox: { enabled: true, filesystem: { allowWrite: [allowed] } }
+        })
+        const settings = yield* session.request(ControlRequest.requests.get_settings, {})
+        const sandbox = (settings.effective as any).sandbox
+        assert.strictEqual(sandbox.enabled, true)
+        assert.strictEqual(sandbox.failIfUnavailable, true)
+        assert.deepStrictEqual(sandbox.filesystem.allowWrite, [allowed])
+        assert.deepStrictEqual(sandbox.excludedCommands, ["docker *"])
+        const flag = settings.sources.find((source) => source.source === "flagSettings")
+        assert.deepStrictEqual((flag?.settings as any).sandbox.filesystem.allowWrite, [allowed])
+      }).pipe(Effect.scoped, Effect.provide(harness([]))),
+    60_000
+  )
+})
+
+describe("the sandbox where it cannot run (no bubblewrap on PATH)", () => {
+  // An empty PATH: the CLI finds neither bwrap nor socat (its shell is /bin/bash; echo is a builtin).
+  const noSandboxTools = { PATH: "/nonexistent" }
+
+  it.live(
+    "enabled: the CLI refuses to start, with its reason in the InitializeError; nothing runs",
+    () =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const error = yield* ClaudeCode.result("write it", {
+          env: noSandboxTools,
+          sandbox: { enabled: true, autoAllowBashIfSandboxed: true }
+        }).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "InitializeError")
+        if (error._tag !== "InitializeError") return
+        assert.strictEqual(error.reason, "CliExited")
+        assert.match(error.message, /sandbox required but unavailable: .*bubblewrap \(bwrap\) not installed/)
+        assert.include(error.message, "Refusing to start without a working sandbox")
+        assert.isFalse(workspace.exists("inside.txt"))
+        assert.lengthOf(yield* ScriptedModel.requests, 0, "the model was never asked")
+      }).pipe(Effect.provide(harness([bash("echo in > inside.txt"), ScriptedModel.text("ok")]))),
+    60_000
+  )
+
+  it.live(
+    "failIfUnavailable: false runs unsandboxed, and the CLI's warning arrives on session.stderr",
+    () =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const session = yield* ClaudeCode.session({
+          env: noSandboxTools,
+          allowedTools: ["Bash"],
+          sandbox: { enabled: true, failIfUnavailable: false }
+        })
+        const messages = yield* session.turn("write it").pipe(Stream.runCollect)
+        assert.strictEqual(Chunk.unsafeLast(messages).type, "result")
+        assert.strictEqual(workspace.read("inside.txt").trim(), "in")
+        yield* session.endInput
+        const stderr = Chunk.toReadonlyArray(yield* Stream.runCollect(session.stderr))
+        assert.isTrue(
+          stderr.some((line) => line.includes("Sandbox disabled: sandbox is enabled but dependencies are missing")),
+          stderr.join("\n")
+        )
+      }).pipe(Effect.scoped, Effect.provide(harness([bash("echo in > inside.txt"), ScriptedModel.text("ok")]))),
+    60_000
+  )
+})
