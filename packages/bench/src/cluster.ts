@@ -139,14 +139,12 @@ const program = Effect.gen(function*() {
     "| row | measure | ClaudeCode direct | through the cluster | cluster/direct |",
     "| --- | --- | ---: | ---: | ---: |",
     ...rows.map(([measure, direct, cluster]) =>
-      `| 5 cluster | ${measure} | ${formatNumber(direct)} | ${formatNumber(cluster)} | ${
-        formatRatio(cluster / direct)
-      } |`
+      `| cluster | ${measure} | ${formatNumber(direct)} | ${formatNumber(cluster)} | ${formatRatio(cluster / direct)} |`
     ),
-    `| 5 cluster | runner CPU per prompt, runner + CLIs (ms) | – | ${formatNumber(perSessionCpu)} | – |`,
-    `| 5 cluster | runner CPU per open idle session per minute (ms) | – | ${formatNumber(idlePerSessionMinute)} | – |`,
-    `| 5 cluster | CLI RSS per open session (MB) | – | ${formatNumber(cost.rss / Math.max(1, cost.open))} | – |`,
-    `| 5 cluster | sessions per runner per core, one prompt per session per minute | – | ${
+    `| cluster | runner CPU per prompt, runner + CLIs (ms) | – | ${formatNumber(perSessionCpu)} | – |`,
+    `| cluster | runner CPU per open idle session per minute (ms) | – | ${formatNumber(idlePerSessionMinute)} | – |`,
+    `| cluster | CLI RSS per open session (MB) | – | ${formatNumber(cost.rss / Math.max(1, cost.open))} | – |`,
+    `| cluster | sessions per runner per core, one prompt per session per minute | – | ${
       formatNumber(perCoreAtOnePromptPerMinute)
     } | – |`
   ]
