@@ -32,7 +32,6 @@ import * as SingleRunner from "@effect/cluster/SingleRunner"
 import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import type { SocketServerError } from "@effect/platform/SocketServer"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import type { MigrationError } from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { ConfigError } from "effect/ConfigError"
@@ -82,7 +81,7 @@ export const layerSingle = (
   options: Options & { readonly filename: string }
 ): Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore | SqlClient.SqlClient,
-  ConfigError | SqlError | MigrationError
+  ConfigError | SqlError
 > =>
   Layer.merge(
     SingleRunner.layer({ shardingConfig: { ...shardingDefaults, ...options.shardingConfig } }),
@@ -107,7 +106,7 @@ export const layerRunner = (
   }
 ): Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore,
-  SocketServerError | ConfigError | SqlError | MigrationError,
+  SocketServerError | ConfigError | SqlError,
   SqlClient.SqlClient
 > =>
   Layer.merge(

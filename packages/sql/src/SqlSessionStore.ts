@@ -8,7 +8,7 @@
  * `uuid` is already stored under its key is skipped (a batch sent twice is
  * stored once); one without a `uuid` is always appended. A batch is one
  * transaction: it is stored whole or not at all. The tables are created on
- * start by `@effect/sql`'s migrator (table `<prefix>_migrations`), so several
+ * start (idempotent DDL, under an advisory lock on PostgreSQL), so several
  * processes may start against one database at once.
  *
  * ```ts
@@ -27,7 +27,6 @@
  * @since 0.1.0
  */
 import { SessionStore } from "@claude-effect/sdk"
-import type { MigrationError } from "@effect/sql/Migrator"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import type * as Effect from "effect/Effect"
@@ -39,7 +38,7 @@ import * as internal from "./internal/sqlSessionStore.js"
  * @category Models
  */
 export interface Options {
-  /** The tables' prefix: `<prefix>_entries`, `<prefix>_transcripts`, `<prefix>_migrations` (default `claude_session`). */
+  /** The tables' prefix: `<prefix>_entries`, `<prefix>_transcripts` (default `claude_session`). */
   readonly prefix?: string | undefined
   /** The largest entry stored, in bytes of JSON (default 32 MiB); a batch with a larger one fails with `TooLarge`. */
   readonly maxEntryBytes?: number | undefined
@@ -53,7 +52,7 @@ export interface Options {
  */
 export const make: (
   options?: Options
-) => Effect.Effect<SessionStore.SessionStore, SqlError | MigrationError, SqlClient.SqlClient> = internal.make
+) => Effect.Effect<SessionStore.SessionStore, SqlError, SqlClient.SqlClient> = internal.make
 
 /**
  * @since 0.1.0
@@ -61,5 +60,5 @@ export const make: (
  */
 export const layer = (
   options?: Options
-): Layer.Layer<SessionStore.SessionStore, SqlError | MigrationError, SqlClient.SqlClient> =>
+): Layer.Layer<SessionStore.SessionStore, SqlError, SqlClient.SqlClient> =>
   Layer.effect(SessionStore.SessionStore, make(options))

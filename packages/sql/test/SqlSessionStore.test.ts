@@ -180,15 +180,22 @@ describe("SqlSessionStore", () => {
   )
 
   it.scoped(
-    "several stores start against one PostgreSQL at once: the tables are made once",
+    "several processes' stores start against one PostgreSQL at once: the tables are made once",
     () =>
       Effect.gen(function*() {
-        const stores = yield* Effect.all(Array.from({ length: 4 }, () => SqlSessionStore.make({ prefix: "race" })), {
-          concurrency: "unbounded"
-        })
+        const server = yield* PostgresServer.PostgresServer
+        // One pool each, as separate processes would have.
+        const stores = yield* Effect.all(
+          Array.from({ length: 4 }, () =>
+            Effect.flatMap(
+              Layer.build(PgClient.layer({ url: Redacted.make(server.url), maxConnections: 2 })),
+              (pool) => SqlSessionStore.make({ prefix: "race" }).pipe(Effect.provide(pool))
+            )),
+          { concurrency: "unbounded" }
+        )
         yield* stores[0]!.append(key("s"), [{ type: "user", uuid: "1" }])
         assert.deepStrictEqual(Option.getOrThrow(yield* stores[3]!.load(key("s"))), [{ type: "user", uuid: "1" }])
-      }).pipe(Effect.provide(postgres)),
+      }).pipe(Effect.provide(PostgresServer.layer())),
     60_000
   )
 })

@@ -1,21 +1,18 @@
 /**
  * The SQL session store: two tables (the entries, in append order, unique by
- * key and `uuid`; the transcripts, with their last write time), created by
- * `@effect/sql`'s migrator, for SQLite and PostgreSQL (and any dialect that
- * speaks `ON CONFLICT`).
+ * key and `uuid`; the transcripts, with their last write time), created on
+ * start, for SQLite and PostgreSQL (and any dialect that speaks
+ * `ON CONFLICT`).
  *
  * @internal
  */
 import { ClaudeError, SessionStore } from "@claude-effect/sdk"
-import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as SqlSessionStore from "../SqlSessionStore.js"
 
@@ -42,57 +39,61 @@ const Mtime = Schema.Union(Schema.Number, Schema.NumberFromString)
 const SessionRow = Schema.Struct({ session_id: Schema.String, mtime: Mtime })
 const decodeSessionRows = ParseResult.decodeUnknownEither(Schema.Array(SessionRow))
 
-const migrations = (prefix: string) =>
-  Migrator.fromRecord({
-    "0001_create_tables": Effect.gen(function*() {
-      const sql = (yield* SqlClient.SqlClient).withoutTransforms()
-      const entries = sql(`${prefix}_entries`)
-      const transcripts = sql(`${prefix}_transcripts`)
-      yield* sql.onDialectOrElse({
-        pg: () =>
-          sql`CREATE TABLE IF NOT EXISTS ${entries} (
-            seq BIGSERIAL PRIMARY KEY,
-            project_key TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            subpath TEXT NOT NULL,
-            uuid TEXT,
-            entry TEXT NOT NULL
-          )`,
-        orElse: () =>
-          sql`CREATE TABLE IF NOT EXISTS ${entries} (
-            seq INTEGER PRIMARY KEY AUTOINCREMENT,
-            project_key TEXT NOT NULL,
-            session_id TEXT NOT NULL,
-            subpath TEXT NOT NULL,
-            uuid TEXT,
-            entry TEXT NOT NULL
-          )`
-      })
-      // NULL uuids are distinct in a unique index (SQLite and PostgreSQL alike): lines without one are all kept.
-      yield* sql`CREATE UNIQUE INDEX IF NOT EXISTS ${sql(`${prefix}_entries_uuid`)}
-        ON ${entries} (project_key, session_id, subpath, uuid)`
-      yield* sql`CREATE INDEX IF NOT EXISTS ${sql(`${prefix}_entries_order`)}
-        ON ${entries} (project_key, session_id, subpath, seq)`
-      yield* sql`CREATE TABLE IF NOT EXISTS ${transcripts} (
-        project_key TEXT NOT NULL,
-        session_id TEXT NOT NULL,
-        subpath TEXT NOT NULL,
-        mtime BIGINT NOT NULL,
-        PRIMARY KEY (project_key, session_id, subpath)
-      )`
+/**
+ * The tables, made once whoever starts first: idempotent DDL in one transaction, which on PostgreSQL holds an
+ * advisory lock first, so that processes starting together against one database wait for each other instead
+ * of racing (`@effect/sql`'s migrator creates its own table outside its lock, and processes starting at once
+ * can hang on each other there).
+ */
+const createTables = (sql: SqlClient.SqlClient, prefix: string) => {
+  const entries = sql(`${prefix}_entries`)
+  const transcripts = sql(`${prefix}_transcripts`)
+  return sql.withTransaction(Effect.gen(function*() {
+    yield* sql.onDialectOrElse({
+      pg: () => sql`SELECT pg_advisory_xact_lock(hashtext(${`${prefix}_tables`}))`,
+      orElse: () => Effect.void
     })
-  })
+    yield* sql.onDialectOrElse({
+      pg: () =>
+        sql`CREATE TABLE IF NOT EXISTS ${entries} (
+          seq BIGSERIAL PRIMARY KEY,
+          project_key TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          subpath TEXT NOT NULL,
+          uuid TEXT,
+          entry TEXT NOT NULL
+        )`,
+      orElse: () =>
+        sql`CREATE TABLE IF NOT EXISTS ${entries} (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          project_key TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          subpath TEXT NOT NULL,
+          uuid TEXT,
+          entry TEXT NOT NULL
+        )`
+    })
+    // NULL uuids are distinct in a unique index (SQLite and PostgreSQL alike): lines without one are all kept.
+    yield* sql`CREATE UNIQUE INDEX IF NOT EXISTS ${sql(`${prefix}_entries_uuid`)}
+      ON ${entries} (project_key, session_id, subpath, uuid)`
+    yield* sql`CREATE INDEX IF NOT EXISTS ${sql(`${prefix}_entries_order`)}
+      ON ${entries} (project_key, session_id, subpath, seq)`
+    yield* sql`CREATE TABLE IF NOT EXISTS ${transcripts} (
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      subpath TEXT NOT NULL,
+      mtime BIGINT NOT NULL,
+      PRIMARY KEY (project_key, session_id, subpath)
+    )`
+  }))
+}
 
 /** @internal */
 export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options = {}) {
   const sql = (yield* SqlClient.SqlClient).withoutTransforms()
   const prefix = options.prefix ?? "claude_session"
   const maxEntryBytes = options.maxEntryBytes ?? defaultMaxEntryBytes
-  // Processes starting at once race to create the migrations table itself (outside the migrator's lock):
-  // the loser's CREATE fails, and its next attempt finds the table.
-  yield* Migrator.make({})({ loader: migrations(prefix), table: `${prefix}_migrations` }).pipe(
-    Effect.retry({ times: 3, schedule: Schedule.spaced(Duration.millis(100)) })
-  )
+  yield* createTables(sql, prefix)
   const entries = sql(`${prefix}_entries`)
   const transcripts = sql(`${prefix}_transcripts`)
 
