@@ -187,6 +187,11 @@ export interface Guarded<A> {
   readonly call: Call<never>
   /** The wire form of an answer, whose JSON {@link Settled.json} is (default: the answer itself). */
   readonly encode?: ((answer: A) => unknown) | undefined
+  /**
+   * Told the run as it starts, for an owner that may have to answer in the handler's place (an MCP
+   * tool call the client cancelled); told `undefined` once the run has settled, however it did.
+   */
+  readonly track?: ((running: Answerable<A> | undefined) => void) | undefined
 }
 
 /**
@@ -197,7 +202,20 @@ export interface Guarded<A> {
  * @internal
  */
 export interface Running {
-  readonly cancel: () => void
+  /** `false` when the run had already settled. */
+  readonly cancel: () => boolean
+}
+
+/**
+ * A started run that its owner may also settle with an answer of its own:
+ * the handler is interrupted in the background, and `answer` is delivered and
+ * recorded (as a `defect`-free fallback would be: no warning, `reason` on the
+ * span). Nothing once the run has settled.
+ *
+ * @internal
+ */
+export interface Answerable<A> extends Running {
+  readonly answer: (answer: A, reason: string) => void
 }
 
 const stringify = (value: unknown): string | undefined => {
@@ -230,16 +248,20 @@ export const start = <A>(
   clock: Clock.Clock,
   span: Tracer.Span | undefined,
   deliver: (settled: Settled<A>) => Effect.Effect<void>
-): Running => {
+): Answerable<A> => {
   const { call, policy } = guarded
   const encode = guarded.encode
+  const track = guarded.track
   const started = clock.unsafeCurrentTimeMillis()
+  let done = false
   const settle = (
     value: A,
     json: string,
     fallback: FallbackReason | undefined,
     log: Effect.Effect<void> | undefined
   ): Effect.Effect<void> => {
+    done = true
+    if (track !== undefined) track(undefined)
     const decision = policy.decisionOf(value)
     const durationMillis = clock.unsafeCurrentTimeMillis() - started
     record(
@@ -275,7 +297,27 @@ export const start = <A>(
       ? fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
       : settle(valid.right, json, undefined, undefined)
   }
-  return watch(runtime, clock, call.evaluate, call.timeout, span, onExit)
+  const running = watch(runtime, clock, call.evaluate, call.timeout, span, onExit)
+  const answerable: Answerable<A> = {
+    cancel: () => {
+      if (!running.cancel()) return false
+      done = true
+      if (track !== undefined) track(undefined)
+      return true
+    },
+    // The rare path (a cancelled MCP call): the answer is delivered by a fiber of its own.
+    answer: (value, reason) => {
+      if (!running.cancel()) return
+      span?.attribute(Telemetry.attributes.fallback, reason)
+      Runtime.runFork(
+        runtime,
+        settle(value, JSON.stringify(encode === undefined ? value : encode(value)), undefined, undefined)
+      )
+    }
+  }
+  // A handler that answered synchronously has settled already: nothing to track.
+  if (track !== undefined && !done) track(answerable)
+  return answerable
 }
 
 /**
@@ -287,12 +329,21 @@ export const start = <A>(
  * @internal
  */
 export const run = <A, B, R>(policy: Policy<A>, call: Call<R>, finish: Finish<A, B>): Effect.Effect<B, never, R> =>
-  Effect.clockWith((clock) =>
-    Effect.flatMap(Effect.runtime<R>(), (runtime) =>
+  runGuarded({ policy, call: call as Call<never> }, finish) as Effect.Effect<B, never, R>
+
+/**
+ * {@link run} of a {@link Guarded} (its `encode` and `track` included).
+ *
+ * @internal
+ */
+export const runGuarded = <A, B>(guarded: Guarded<A>, finish: Finish<A, B>): Effect.Effect<B> => {
+  const call = guarded.call
+  return Effect.clockWith((clock) =>
+    Effect.flatMap(Effect.runtime<never>(), (runtime) =>
       Effect.async<B>((resume) => {
         const running = start(
-          { policy, call: call as Call<never> },
-          runtime as Runtime.Runtime<never>,
+          guarded,
+          runtime,
           clock,
           call.span,
           (settled) =>
@@ -303,6 +354,7 @@ export const run = <A, B, R>(policy: Policy<A>, call: Call<R>, finish: Finish<A,
         return Effect.sync(running.cancel)
       }))
   )
+}
 
 // One function records every kind: the span's attributes, then the metrics (built once per tag set).
 const record = (
@@ -430,10 +482,11 @@ export const watch = <A, E, R>(
   }
   return {
     cancel: () => {
-      if (settled) return
+      if (settled) return false
       settled = true
       cancelTimer?.()
       handler.unsafeInterruptAsFork(FiberId.none)
+      return true
     }
   }
 }

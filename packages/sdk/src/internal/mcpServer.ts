@@ -7,7 +7,6 @@
  */
 import * as Cause from "effect/Cause"
 import type * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -290,36 +289,68 @@ const toolPolicy = (
   return policy
 }
 
-const runTool = (
+/**
+ * One tool call as a guarded run (the one fiber of its request: the router
+ * starts it), or the response at once when its arguments do not decode.
+ */
+const toolRun = (
   server: ServerInternal,
   tool: McpTool.McpTool.Any,
   id: Mcp.JsonRpcId,
   args: unknown,
   context: McpTool.CallContext
-): Effect.Effect<Mcp.JsonRpcResponse> =>
-  Effect.flatMap(
-    Effect.either(
-      ParseResult.decodeUnknown(tool.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(args)
-    ),
-    (decoded) => {
-      if (Either.isLeft(decoded)) return Effect.succeed(invalidArguments(id, tool.name, decoded.left))
-      const timeout = tool.timeout ?? server.timeout
-      // Recorded on the span the call runs in (the router's `claude.mcp.tool` span), if any.
-      return Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
-        GuardedRun.run(toolPolicy(tool, timeout), {
-          subject: `MCP tool "${tool.name}"`,
-          span: Option.getOrUndefined(span),
-          evaluate: () => tool.handler(decoded.right, context) as Effect.Effect<McpTool.Result, unknown>,
-          timeout,
-          annotations: () => ({
-            mcpServer: context.server,
-            tool: tool.name,
-            requestId: context.requestId,
-            ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
-          })
-        }, (result) => Mcp.success(id, result)))
+): ToolRun => {
+  const parameters = tool.parameters as Schema.Schema<unknown, unknown, never>
+  const decoded = ParseResult.decodeUnknownEither(parameters, decodeOptions)(args)
+  if (Either.isLeft(decoded)) {
+    // A Schema with an asynchronous step cannot decode here: it decodes in the handler's fiber.
+    if (!isAsyncIssue(decoded.left)) {
+      return { _tag: "Response", response: invalidArguments(id, tool.name, decoded.left) }
     }
-  ).pipe(Effect.provide(server[ContextKey]))
+  }
+  const timeout = tool.timeout ?? server.timeout
+  const serverContext = server[ContextKey]
+  const handler = (input: unknown) =>
+    Effect.provide(tool.handler(input, context) as Effect.Effect<McpTool.Result, unknown>, serverContext)
+  return {
+    _tag: "Guarded",
+    id,
+    policy: toolPolicy(tool, timeout),
+    call: {
+      subject: `MCP tool "${tool.name}"`,
+      evaluate: Either.isRight(decoded)
+        ? () => handler(decoded.right)
+        : () =>
+          Effect.flatMap(
+            Effect.either(ParseResult.decodeUnknown(parameters, decodeOptions)(args)),
+            (late) =>
+              Either.isRight(late) ? handler(late.right) : Effect.succeed(invalidArgumentsResult(tool.name, late.left))
+          ),
+      timeout,
+      annotations: () => ({
+        mcpServer: context.server,
+        tool: tool.name,
+        requestId: context.requestId,
+        ...(context.toolUseId !== undefined ? { toolUseId: context.toolUseId } : {})
+      })
+    }
+  }
+}
+
+/** A tool call: a response at once, or a guarded run of the handler. */
+type ToolRun =
+  | { readonly _tag: "Response"; readonly response: Mcp.JsonRpcResponse }
+  | {
+    readonly _tag: "Guarded"
+    readonly id: Mcp.JsonRpcId
+    readonly policy: GuardedRun.Policy<McpTool.CallToolResult>
+    readonly call: GuardedRun.Call<never>
+  }
+
+const isAsyncIssue = (issue: ParseResult.ParseIssue): boolean =>
+  issue._tag === "Forbidden" ||
+  ("issues" in issue && Array.isArray(issue.issues) && issue.issues.some(isAsyncIssue)) ||
+  ("issue" in issue && issue.issue !== undefined && isAsyncIssue(issue.issue as ParseResult.ParseIssue))
 
 const toText = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }] })
 
@@ -371,6 +402,14 @@ const invalidParams = (
 
 const invalidArguments = (id: Mcp.JsonRpcId, tool: string, issue: ParseResult.ParseIssue): Mcp.JsonRpcResponse =>
   invalidParams(id, `Invalid arguments for tool ${tool}`, "(arguments)", issue)
+
+/** The same, for arguments found wrong in the handler's fiber (a Schema with an asynchronous step). */
+const invalidArgumentsResult = (tool: string, issue: ParseResult.ParseIssue): McpTool.CallToolResult => {
+  const response = invalidArguments(0, tool, issue) as { readonly error?: { readonly message?: unknown } }
+  return errorResult(
+    typeof response.error?.message === "string" ? response.error.message : `Invalid arguments for tool ${tool}`
+  )
+}
 
 // -----------------------------------------------------------------------------
 // elicitation from a tool
@@ -766,7 +805,25 @@ const getPrompt = (
 export interface Connection {
   /** Answers one JSON-RPC message; a notification gets the acknowledgement the CLI expects. */
   readonly handle: (message: unknown, site: { readonly requestId: string }) => Effect.Effect<Mcp.JsonRpcResponse>
+  /**
+   * The same answer as the router runs it: a tool call is a guarded run (the request's one fiber, its
+   * answer the `mcp_message` reply), anything else an Effect.
+   */
+  readonly answer: (message: unknown, site: { readonly requestId: string }) => Answer
 }
+
+/**
+ * How a connection answers one message.
+ *
+ * @internal
+ */
+export type Answer =
+  | { readonly _tag: "Effect"; readonly effect: Effect.Effect<Mcp.JsonRpcResponse> }
+  | {
+    readonly _tag: "Guarded"
+    readonly id: Mcp.JsonRpcId
+    readonly guarded: GuardedRun.Guarded<McpTool.CallToolResult>
+  }
 
 /**
  * What a connection needs from its session: who answers the elicitations of
@@ -790,42 +847,47 @@ export const connect = (server: McpServer, name: string = server.name, options?:
     resource._tag === "Template" ? [templateListing(resource)] : []
   )
   const promptListings = server.prompts.map(promptListing)
-  const inFlight = new Map<string, Deferred.Deferred<void>>()
+  // The tool calls running, by JSON-RPC id: `notifications/cancelled` answers one in its handler's place.
+  const inFlight = new Map<string, GuardedRun.Answerable<McpTool.CallToolResult>>()
   const idKey = (id: Mcp.JsonRpcId) => `${typeof id}:${id}`
 
-  const callTool = (id: Mcp.JsonRpcId, params: Readonly<Record<string, unknown>>, requestId: string) =>
-    Effect.gen(function*() {
-      const decoded = Schema.decodeUnknownEither(Mcp.CallToolParams)(params)
-      if (Either.isLeft(decoded)) {
-        return Mcp.failure(
-          id,
-          Mcp.ErrorCode.InvalidParams,
-          `Invalid tools/call params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-        )
+  const callTool = (id: Mcp.JsonRpcId, params: Readonly<Record<string, unknown>>, requestId: string): Answer => {
+    const decoded = Schema.decodeUnknownEither(Mcp.CallToolParams)(params)
+    if (Either.isLeft(decoded)) {
+      return immediate(Mcp.failure(
+        id,
+        Mcp.ErrorCode.InvalidParams,
+        `Invalid tools/call params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+      ))
+    }
+    const call = decoded.right
+    const tool = tools.get(call.name)
+    if (tool === undefined) return immediate(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown tool: ${call.name}`))
+    const toolUseId = call._meta?.["claudecode/toolUseId"]
+    const context: McpTool.CallContext = {
+      server: name,
+      tool: call.name,
+      toolUseId: typeof toolUseId === "string" ? toolUseId : undefined,
+      requestId,
+      elicit: elicitFor(elicit, name, requestId)
+    }
+    const run = toolRun(internal, tool, id, call.arguments ?? {}, context)
+    if (run._tag === "Response") return immediate(run.response)
+    const key = idKey(id)
+    return {
+      _tag: "Guarded",
+      id,
+      guarded: {
+        policy: run.policy,
+        call: run.call,
+        encode: (result) => ({ mcp_response: Mcp.success(id, result) }),
+        track: (running) => {
+          if (running === undefined) inFlight.delete(key)
+          else inFlight.set(key, running)
+        }
       }
-      const call = decoded.right
-      const tool = tools.get(call.name)
-      if (tool === undefined) return Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown tool: ${call.name}`)
-      const toolUseId = call._meta?.["claudecode/toolUseId"]
-      const context: McpTool.CallContext = {
-        server: name,
-        tool: call.name,
-        toolUseId: typeof toolUseId === "string" ? toolUseId : undefined,
-        requestId,
-        elicit: elicitFor(elicit, name, requestId)
-      }
-      const cancelled = yield* Deferred.make<void>()
-      const key = idKey(id)
-      inFlight.set(key, cancelled)
-      // The CLI cancels a call it stopped waiting for (an interrupted turn) with notifications/cancelled.
-      return yield* Effect.raceFirst(
-        runTool(internal, tool, id, call.arguments ?? {}, context),
-        Effect.as(
-          Deferred.await(cancelled),
-          Mcp.success(id, { content: [{ type: "text", text: "The tool call was cancelled." }], isError: true })
-        )
-      ).pipe(Effect.ensuring(Effect.sync(() => inFlight.delete(key))))
-    })
+    }
+  }
 
   // Only what the initialize result declares: a server without resources or prompts knows no such method.
   const declared = (method: string) =>
@@ -835,7 +897,11 @@ export const connect = (server: McpServer, name: string = server.name, options?:
       server.prompts.length > 0
       : true
 
-  const request = (id: Mcp.JsonRpcId, method: string, params: Readonly<Record<string, unknown>>, requestId: string) => {
+  const request = (
+    id: Mcp.JsonRpcId,
+    method: string,
+    params: Readonly<Record<string, unknown>>
+  ): Effect.Effect<Mcp.JsonRpcResponse> => {
     switch (declared(method) ? method : "") {
       case "initialize": {
         const asked = params.protocolVersion
@@ -848,8 +914,6 @@ export const connect = (server: McpServer, name: string = server.name, options?:
         return Effect.succeed(Mcp.success(id, {}))
       case "tools/list":
         return Effect.succeed(Mcp.success(id, { tools: server.listings }))
-      case "tools/call":
-        return callTool(id, params, requestId)
       case "resources/list":
         return Effect.succeed(Mcp.success(id, { resources: resourceListings }))
       case "resources/templates/list":
@@ -888,33 +952,49 @@ export const connect = (server: McpServer, name: string = server.name, options?:
   const notification = (method: string, params: Readonly<Record<string, unknown>>) =>
     Effect.suspend(() => {
       if (method === "notifications/cancelled") {
+        // The CLI cancels a call it stopped waiting for (an interrupted turn): the handler is stopped, the
+        // call answered with an error result.
         const target = params.requestId
-        const deferred = typeof target === "string" || typeof target === "number"
+        const running = typeof target === "string" || typeof target === "number"
           ? inFlight.get(idKey(target))
           : undefined
-        if (deferred !== undefined) return Effect.asVoid(Deferred.succeed(deferred, void 0))
+        running?.answer(errorResult("The tool call was cancelled."), "cancelled")
       }
       return Effect.void
     })
 
+  const answer = (message: unknown, site: { readonly requestId: string }): Answer => {
+    const incoming = Mcp.classify(message)
+    switch (incoming._tag) {
+      case "Request":
+        return incoming.method === "tools/call" && declared(incoming.method)
+          ? callTool(incoming.id, incoming.params, site.requestId)
+          : { _tag: "Effect", effect: request(incoming.id, incoming.method, incoming.params) }
+      case "Notification":
+        return {
+          _tag: "Effect",
+          effect: Effect.as(notification(incoming.method, incoming.params), Mcp.notificationAck)
+        }
+      case "Response":
+        // We never send requests to the client: nothing waits for this.
+        return immediate(Mcp.notificationAck)
+      case "Invalid":
+        return immediate(Mcp.failure(incoming.id, Mcp.ErrorCode.InvalidRequest, incoming.reason))
+    }
+  }
+
   return {
+    answer,
     handle: (message, site) =>
       Effect.suspend(() => {
-        const incoming = Mcp.classify(message)
-        switch (incoming._tag) {
-          case "Request":
-            return request(incoming.id, incoming.method, incoming.params, site.requestId)
-          case "Notification":
-            return Effect.as(notification(incoming.method, incoming.params), Mcp.notificationAck)
-          case "Response":
-            // We never send requests to the client: nothing waits for this.
-            return Effect.succeed(Mcp.notificationAck)
-          case "Invalid":
-            return Effect.succeed(Mcp.failure(incoming.id, Mcp.ErrorCode.InvalidRequest, incoming.reason))
-        }
+        const answered = answer(message, site)
+        if (answered._tag === "Effect") return answered.effect
+        return GuardedRun.runGuarded(answered.guarded, (result) => Mcp.success(answered.id, result))
       })
   }
 }
+
+const immediate = (response: Mcp.JsonRpcResponse): Answer => ({ _tag: "Effect", effect: Effect.succeed(response) })
 
 // -----------------------------------------------------------------------------
 // sessions
@@ -986,8 +1066,10 @@ export const sessionServers = (options: ClaudeOptions, connectOptions?: ConnectO
   replace(initial)
   const call = (name: string, message: unknown, requestId: string) =>
     connections.get(name)?.connection.handle(message, { requestId })
+  const answer = (name: string, message: unknown, requestId: string) =>
+    connections.get(name)?.connection.answer(message, { requestId })
   return {
-    handler: inboundHandler(call),
+    handler: inboundHandler(answer),
     initialize: initial.size === 0 ? {} : {
       sdkMcpServers: Array.from(initial.keys()),
       sdkMcpServerManifests: Object.fromEntries(Array.from(initial, ([name, server]) => [name, manifest(server)]))
@@ -1004,7 +1086,9 @@ export const sessionServers = (options: ClaudeOptions, connectOptions?: ConnectO
  * reply (the CLI would mark the server failed): problems are JSON-RPC errors
  * or error results.
  */
-const inboundHandler = (call: SessionServers["call"]): InboundHandler => {
+const inboundHandler = (
+  answer: (name: string, message: unknown, requestId: string) => Answer | undefined
+): InboundHandler => {
   const unknownServer = (name: string, message: unknown) => {
     const id = requestIdOf(message)
     return {
@@ -1040,13 +1124,14 @@ const inboundHandler = (call: SessionServers["call"]): InboundHandler => {
     },
     handle: (request, { requestId }) => {
       const message = request as Protocol.McpMessageRequest
-      const answered = call(message.server_name, message.message, requestId)
-      return {
-        _tag: "Effect",
-        effect: answered === undefined
-          ? Effect.succeed(unknownServer(message.server_name, message.message))
-          : Effect.map(answered, (response) => ({ mcp_response: response }))
+      const answered = answer(message.server_name, message.message, requestId)
+      if (answered === undefined) {
+        return { _tag: "Effect", effect: Effect.succeed(unknownServer(message.server_name, message.message)) }
       }
+      // A tool call is the request's one fiber: the router starts its guarded run.
+      return answered._tag === "Guarded"
+        ? { _tag: "Guarded", guarded: answered.guarded }
+        : { _tag: "Effect", effect: Effect.map(answered.effect, (response) => ({ mcp_response: response })) }
     }
   }
 }
