@@ -36,10 +36,12 @@ import * as InternalElicitation from "./internal/elicitation.js"
 import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
+import * as SessionStoreResume from "./internal/sessionStoreResume.js"
 import * as StderrLines from "./internal/stderrLines.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
+import { SessionStore } from "./SessionStore.js"
 import * as StructuredOutput from "./StructuredOutput.js"
 import * as UserDialog from "./UserDialog.js"
 
@@ -110,9 +112,16 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
         : options.executable !== undefined && options.executable !== defaults.executable
         ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
         : yield* locate
-      return yield* InternalSession.make(yield* sessionEnvironment(executable, options)).pipe(
-        Effect.provide(context)
-      )
+      // A session store in the calling context: the transcript is mirrored to it, and resumed from it.
+      const store = yield* Effect.serviceOption(SessionStore)
+      if (Option.isNone(store)) {
+        return yield* InternalSession.make(yield* sessionEnvironment(executable, options)).pipe(
+          Effect.provide(context)
+        )
+      }
+      const attached = yield* SessionStoreResume.attach(store.value, options).pipe(Effect.provide(context))
+      const environment = yield* sessionEnvironment(executable, attached.options)
+      return yield* InternalSession.make({ ...environment, mirror: attached.mirror }).pipe(Effect.provide(context))
     })
   return ClaudeCode.of({ defaults, startSession })
 })

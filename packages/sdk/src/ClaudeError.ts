@@ -25,6 +25,7 @@ export {
   ProtocolError,
   ResultError,
   SessionPoolError,
+  SessionStoreError,
   StructuredOutputError,
   TypeId
 } from "./internal/claudeError.js"

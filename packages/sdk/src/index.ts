@@ -170,6 +170,14 @@ export * as Session from "./Session.js"
 export * as SessionPool from "./SessionPool.js"
 
 /**
+ * Where session transcripts live beyond one machine: the official SDK's `sessionStore` adapter as an
+ * Effect service; sessions mirror their transcripts to it and resume from it.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStore from "./SessionStore.js"
+
+/**
  * Structured output from an Effect Schema: the JSON Schema the CLI is given,
  * and the decoding of the answer.
  *

@@ -33,6 +33,7 @@ import type { SessionServers } from "./mcpServer.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
+import type * as SessionStoreMirror from "./sessionStoreMirror.js"
 import * as Telemetry from "./telemetry.js"
 import * as InternalTelemetry from "./telemetry.js"
 
@@ -56,6 +57,8 @@ export interface SessionEnvironment {
   readonly services: (
     wiring: SessionWiring
   ) => Effect.Effect<SessionServices, CliExitError, CommandExecutor.CommandExecutor | Scope.Scope>
+  /** Takes the CLI's `transcript_mirror` frames to the session store, when there is one. */
+  readonly mirror?: SessionStoreMirror.Mirror | undefined
 }
 
 /**
@@ -182,9 +185,15 @@ const makeSession = (
     let sessionId: string | undefined
     const turns = makeTurnTracker()
     const turnInFlight = turns.inFlight
+    const mirror = env.mirror
+    // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
+    if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
 
     const { cli, hooks, router, stderr } = yield* env.services({
-      observe: turns.observe,
+      observe: mirror === undefined ? turns.observe : (message) => {
+        turns.observe(message)
+        mirror.observe(message)
+      },
       classifyExit: turns.classifyExit,
       redact: redactor.redact,
       parentSpan: () => turnSpan ?? sessionSpan,
@@ -302,8 +311,10 @@ const makeSession = (
     const deliver = (
       taken: ReadonlyArray<Protocol.Message>
     ): Effect.Effect<Chunk.Chunk<Protocol.Message>> => {
-      let messages = taken
+      // Mirror frames are for the store, not the consumer.
+      let messages = mirror === undefined ? taken : taken.filter((message) => message.type !== "transcript_mirror")
       let bookkeeping: Array<Effect.Effect<void>> | undefined
+      let mirrorReports: ReadonlyArray<Protocol.Message> = []
       for (let i = 0; i < messages.length; i++) {
         const message = messages[i]
         if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
@@ -316,6 +327,12 @@ const makeSession = (
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
           bookkeeping ??= []
           bookkeeping.push(endTurn(message as unknown as Record<string, unknown>))
+          // The turn is in the store before its result is delivered; a batch the store refused is reported first.
+          if (mirror !== undefined) {
+            bookkeeping.push(Effect.map(mirror.flush, (reports) => {
+              mirrorReports = reports
+            }))
+          }
           // Without credentials the CLI reports success with `is_error` and a hint meant for a terminal:
           // the turn fails with a typed error that says what is missing, in place of that result.
           const unauthenticated = (message as { is_error?: unknown }).is_error === true &&
@@ -328,10 +345,12 @@ const makeSession = (
           break
         }
       }
-      const chunk = Chunk.unsafeFromArray(messages)
       return bookkeeping === undefined
-        ? Effect.succeed(chunk)
-        : Effect.as(Effect.forEach(bookkeeping, identity, { discard: true }), chunk)
+        ? Effect.succeed(Chunk.unsafeFromArray(messages))
+        : Effect.map(
+          Effect.forEach(bookkeeping, identity, { discard: true }),
+          () => Chunk.unsafeFromArray(mirrorReports.length === 0 ? messages : [...mirrorReports, ...messages])
+        )
     }
 
     const pull: Effect.Effect<
