@@ -134,18 +134,21 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * servers, elicitations — declined without an `ElicitationHandler` — and user
  * dialogs if a `UserDialog` is provided, whose kinds the initialize request
  * declares), and the CLI's stderr as lines. A `CliProcess` or `HookRegistry`
- * the calling context provides is used in place of its layer (a provided
- * process has no stderr lines here).
+ * the calling context provides is used in place of its own (a provided
+ * process has no stderr lines here). Each is made directly in the session's
+ * scope (their `make`s, which their layers wrap): building layers would add a
+ * memo map, a scope and a fiber-refs diff per layer to every session start.
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
   Effect.map(
     Effect.all([
       Effect.serviceOption(PermissionGate.PermissionGate),
       Effect.serviceOption(CliProcess.CliProcess),
+      Effect.serviceOption(HookRegistry.HookRegistry),
       Effect.serviceOption(ElicitationHandler.ElicitationHandler),
       Effect.serviceOption(UserDialog.UserDialog)
     ]),
-    ([gate, providedCli, elicitation, dialog]): InternalSession.SessionEnvironment => {
+    ([gate, providedCli, providedHooks, elicitation, dialog]): InternalSession.SessionEnvironment => {
       const settings = ClaudeOptions.runtimeSettings(options)
       const processEnv = ClaudeOptions.toEnv(options, process.env)
       const secrets = Secrets.secretValues(options, processEnv)
@@ -155,26 +158,24 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
         elicit: InternalElicitation.answer(elicitationHandler)
       })
       const services = (wiring: InternalSession.SessionWiring) =>
-        Effect.flatMap(Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make, (stderr) => {
-          const base = Layer.merge(
-            fromContextOr(
-              CliProcess.CliProcess,
-              CliProcess.layer({
-                executable,
-                args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
-                env: processEnv,
-                cwd: settings.cwd,
-                maxLineChars: settings.maxLineChars,
-                closeGracePeriod: settings.closeGracePeriod,
-                redact: secrets,
-                onStderr: stderr.publish,
-                onStderrEnd: stderr.end
-              })
-            ),
-            fromContextOr(HookRegistry.HookRegistry, HookRegistry.layer({ defaultTimeout: settings.hookTimeout }))
-          )
-          const router = Layer.unwrapEffect(Effect.map(HookRegistry.HookRegistry, (hooks) =>
-            ControlRouter.layer({
+        Effect.gen(function*() {
+          const stderr = yield* (Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make)
+          const cli = Option.isSome(providedCli) ? providedCli.value : yield* CliProcess.make({
+            executable,
+            args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+            env: processEnv,
+            cwd: settings.cwd,
+            maxLineChars: settings.maxLineChars,
+            closeGracePeriod: settings.closeGracePeriod,
+            redact: secrets,
+            onStderr: stderr.publish,
+            onStderrEnd: stderr.end
+          })
+          const hooks = Option.isSome(providedHooks)
+            ? providedHooks.value
+            : yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
+          const router = yield* Effect.provideService(
+            ControlRouter.make({
               ...wiring,
               handlers: [
                 hooks.inboundHandler,
@@ -184,13 +185,11 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
                 ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
               ],
               controlTimeout: settings.controlTimeout
-            })))
-          return Effect.map(Layer.build(Layer.provideMerge(router, base)), (context) => ({
-            cli: Context.get(context, CliProcess.CliProcess),
-            router: Context.get(context, ControlRouter.ControlRouter),
-            hooks: Context.get(context, HookRegistry.HookRegistry),
-            stderr: stderr.lines
-          }))
+            }),
+            CliProcess.CliProcess,
+            cli
+          )
+          return { cli, router, hooks, stderr: stderr.lines }
         })
       return {
         settings,
@@ -207,12 +206,6 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
       }
     }
   )
-
-const fromContextOr = <I, S, E, R>(tag: Context.Tag<I, S>, fallback: Layer.Layer<I, E, R>): Layer.Layer<I, E, R> =>
-  Layer.unwrapEffect(Effect.map(
-    Effect.serviceOption(tag),
-    Option.match({ onNone: () => fallback, onSome: (service) => Layer.succeed(tag, service) })
-  ))
 
 /**
  * @since 0.1.0

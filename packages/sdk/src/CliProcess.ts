@@ -12,16 +12,18 @@ import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { constVoid } from "effect/Function"
 import * as Layer from "effect/Layer"
-import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
+import * as GuardedRun from "./internal/guardedRun.js"
 import * as LineFraming from "./internal/lineFraming.js"
 import * as ProcessTag from "./internal/processTag.js"
 import * as Redaction from "./internal/redaction.js"
 import * as SpawnFailure from "./internal/spawnFailure.js"
+import * as WriteQueue from "./internal/writeQueue.js"
 
 /**
  * @since 0.1.0
@@ -47,6 +49,16 @@ export declare namespace CliProcess {
      */
     readonly lines: Stream.Stream<string, ProtocolError>
     /**
+     * The same lines pushed rather than pulled: `onLines` gets each batch as it is read, in the
+     * caller's fiber, one batch at a time. Ends as `lines` does, and fails as it does or with
+     * `onLines`'s failure. Cheaper than running `lines` (no stream stage between stdout and
+     * `onLines`). Single consumer, shared with `lines`: read one or the other, once. Optional:
+     * without it, readers run `lines`.
+     */
+    readonly readLines?: <E, R>(
+      onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>
+    ) => Effect.Effect<void, ProtocolError | E, R>
+    /**
      * Completes when `lines` is to be taken as ended although stdout is still open: the CLI has
      * exited and a process it left (a background shell) holds the pipe past the drain. A reader races
      * it once against its whole read. Absent: the lines end when stdout closes.
@@ -54,6 +66,12 @@ export declare namespace CliProcess {
     readonly linesCut?: Effect.Effect<void> | undefined
     /** Queues one line for stdin; the newline is added. Fails once the process has exited. */
     readonly writeLine: (line: string) => Effect.Effect<void, CliExitError>
+    /**
+     * Queues one line for stdin at once, outside any fiber (the router answers a control request as
+     * its handler ends); `false` when the line cannot be queued (the process has exited), and
+     * `writeLine` then says why. Optional: without it, lines are written by `writeLine`.
+     */
+    readonly unsafeWriteLine?: ((line: string) => boolean) | undefined
     /** Ends stdin once everything queued before has been written. Idempotent. */
     readonly endInput: Effect.Effect<void>
     /** Waits for the process to exit. */
@@ -205,16 +223,21 @@ export const make: (
     const ownGroup = process.platform !== "win32" && trySignal(-pid, 0)
 
     const exited = yield* Deferred.make<ExitStatus>()
-    // Also kept in a plain variable: every write checks it.
+    // Also kept in a plain variable: every write checks it. Waits with a deadline (a shutdown's) are
+    // told by callback, each with a timer, rather than each racing a sleep in fibers of their own.
     let exitStatus: ExitStatus | undefined
-    yield* proc.exitCode.pipe(
+    const exitWaiters = new Set<(status: ExitStatus) => void>()
+    const recordExit = (status: ExitStatus) =>
+      Effect.suspend(() => {
+        exitStatus = status
+        for (const waiter of exitWaiters) waiter(status)
+        exitWaiters.clear()
+        return Deferred.succeed(exited, status)
+      })
+    const exitCode = proc.exitCode.pipe(
       Effect.map((code): ExitStatus => ({ code, signal: null })),
       Effect.catchAll((error) => Effect.succeed<ExitStatus>({ code: null, signal: signalFromError(error) })),
-      Effect.flatMap((status) => {
-        exitStatus = status
-        return Deferred.succeed(exited, status)
-      }),
-      Effect.forkDaemon
+      Effect.flatMap(recordExit)
     )
 
     // stderr must always be drained: a full pipe blocks the child. `onStderr` gets whole lines, redacted:
@@ -263,9 +286,9 @@ export const make: (
     )
 
     // One writer for the whole life of the process: stdin is a single sink run once.
-    const input = yield* Mailbox.make<Uint8Array>()
+    const input = WriteQueue.make<Uint8Array>()
     const encoder = new TextEncoder()
-    yield* Mailbox.toStream(input).pipe(Stream.run(proc.stdin), Effect.ignore, Effect.forkDaemon)
+    yield* input.stream.pipe(Stream.run(proc.stdin), Effect.ignore, Effect.forkDaemon)
 
     const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
 
@@ -280,25 +303,34 @@ export const make: (
         })
       )
 
-    // One step on the hot path: the mailbox is unbounded, so offering never waits.
+    // One step on the hot path: the queue is unbounded, so offering never waits.
+    const unsafeWriteLine = (line: string): boolean =>
+      exitStatus === undefined && input.offer(encoder.encode(line + "\n"))
     const writeLine = (line: string): Effect.Effect<void, CliExitError> =>
       Effect.suspend(() => {
         if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
-        return input.unsafeOffer(encoder.encode(line + "\n"))
+        return input.offer(encoder.encode(line + "\n"))
           ? Effect.void
           : Effect.flip(Effect.flatMap(Deferred.await(exited), (status) => exitError(status)))
       })
 
-    const endInput = Effect.asVoid(input.end)
+    const endInput = Effect.sync(input.end)
     const awaitExit = Deferred.await(exited)
     const closeGrace = config.closeGracePeriod ?? shutdownDefaults.closeGracePeriod
     const killGrace = config.killGracePeriod ?? shutdownDefaults.killGracePeriod
     const drainPeriod = config.exitDrainPeriod ?? shutdownDefaults.exitDrainPeriod
 
-    // Bounded even inside an uninterruptible region (a finalizer): a timeout interrupts what it waits
-    // on, and an uninterruptible wait would hold the timeout until the CLI exits.
-    const exitWithin = (duration: Duration.DurationInput) =>
-      Effect.timeoutOption(Effect.interruptible(awaitExit), duration)
+    // Bounded even inside an uninterruptible region (a finalizer): the deadline's timer ends the wait.
+    const exitWithin = (duration: Duration.DurationInput): Effect.Effect<Option.Option<ExitStatus>> =>
+      GuardedRun.awaitWithin<Option.Option<ExitStatus>, never>(duration, (done) => {
+        if (exitStatus !== undefined) {
+          done(Effect.succeedSome(exitStatus))
+          return constVoid
+        }
+        const waiter = (status: ExitStatus) => done(Effect.succeedSome(status))
+        exitWaiters.add(waiter)
+        return () => exitWaiters.delete(waiter)
+      }, () => Effect.succeedNone)
 
     // Checked in the same step as the signal: once the CLI has exited and been reaped its pid may be
     // reused, so it is never signalled again; its group is, when it had one (a group id is not reused
@@ -339,26 +371,45 @@ export const make: (
 
     // Once the CLI has exited, its stdout ends by itself at once, unless a process it started (a
     // background shell) still holds the pipe: after a short drain, that process group is killed, and
-    // after another the lines end regardless.
-    const stdoutEnded = yield* Deferred.make<void>()
+    // after another the lines end regardless. Run by the fiber that waits for the exit.
+    let stdoutClosed = false
+    const stdoutWaiters = new Set<() => void>()
+    const stdoutEnded = Effect.sync(() => {
+      stdoutClosed = true
+      for (const waiter of stdoutWaiters) waiter()
+      stdoutWaiters.clear()
+    })
+    const drained = GuardedRun.awaitWithin(drainPeriod, (done) => {
+      if (stdoutClosed) {
+        done(Effect.succeed(true))
+        return constVoid
+      }
+      const waiter = () => done(Effect.succeed(true))
+      stdoutWaiters.add(waiter)
+      return () => stdoutWaiters.delete(waiter)
+    }, () => Effect.succeed(false))
     const cutAfterExit = Effect.gen(function*() {
-      yield* awaitExit
-      const drained = Effect.timeoutOption(Deferred.await(stdoutEnded), drainPeriod)
-      if (Option.isSome(yield* drained)) return
+      if (yield* drained) return
       yield* killLeftovers
       yield* drained
     })
     // A signal the reader races once, not a `Stream.interruptWhen` on the lines (which pays a fiber
     // hand-off for every chunk of the hot path).
     const linesCut = yield* Deferred.make<void>()
-    yield* Effect.forkDaemon(Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
-    const stdout = Stream.ensuring(proc.stdout, Deferred.succeed(stdoutEnded, void 0))
-    const lines = LineFraming.frameLines(config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS, redactor)(stdout)
+    yield* Effect.forkDaemon(
+      Effect.zipRight(exitCode, Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
+    )
+    const maxLineChars = config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS
+    const lines = LineFraming.frameLines(maxLineChars, redactor)(Stream.ensuring(proc.stdout, stdoutEnded))
+    const readLines = <E, R>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>) =>
+      Effect.ensuring(LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines), stdoutEnded)
 
     return CliProcess.of({
       pid,
       lines,
+      readLines,
       writeLine,
+      unsafeWriteLine,
       endInput,
       awaitExit,
       exitStatus: Effect.flatMap(

@@ -15,7 +15,6 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
 import * as DefaultServices from "effect/DefaultServices"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -26,7 +25,6 @@ import * as FiberRefs from "effect/FiberRefs"
 import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
-import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Runtime from "effect/Runtime"
@@ -37,6 +35,7 @@ import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } f
 import { CliProcess, type ExitStatus } from "./CliProcess.js"
 import type * as ControlRequest from "./ControlRequest.js"
 import * as GuardedRun from "./internal/guardedRun.js"
+import { validatorFor } from "./internal/protocol/validator.js"
 import * as InternalTelemetry from "./internal/telemetry.js"
 import * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
@@ -218,15 +217,30 @@ const encodeRequest = <R extends ControlRequest.Any>(
       })
   )
 
+// Each request's response decoder, compiled once, on first use: the response checked in place (and
+// handed back as it came, unknown fields included) where its schema only checks values, as the line
+// codec does; decoded by the Schema interpreter otherwise. The initialize response is large: ~10x
+// cheaper checked in place.
+const responseDecoders = new WeakMap<
+  ControlRequest.Any,
+  (body: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
+>()
+
 /** The response body, decoded by the request's own success schema. */
 const decodeResponse = <R extends ControlRequest.Any>(
   definition: R,
   body: unknown
-): Either.Either<ControlRequest.Success<R>, ParseResult.ParseError> =>
-  Either.mapLeft(
-    ParseResult.decodeUnknownEither(definition.successSchema)(body),
+): Either.Either<ControlRequest.Success<R>, ParseResult.ParseError> => {
+  let decode = responseDecoders.get(definition)
+  if (decode === undefined) {
+    decode = validatorFor(definition.successSchema) ?? ParseResult.decodeUnknownEither(definition.successSchema)
+    responseDecoders.set(definition, decode)
+  }
+  return Either.mapLeft(
+    decode(body) as Either.Either<ControlRequest.Success<R>, ParseResult.ParseIssue>,
     (issue) => new ParseResult.ParseError({ issue })
   )
+}
 
 /**
  * @since 0.1.0
@@ -240,10 +254,18 @@ export const make: (
     // Inbound requests run as daemons of the router's creator (its services, tracer, logger, refs).
     const runtime = yield* Effect.runtime<never>()
     const messages = yield* Mailbox.make<Protocol.Message, CliExitError | ProtocolError>()
-    const pending = new Map<
-      string,
-      { readonly subtype: string; readonly deferred: Deferred.Deferred<unknown, ControlError> }
-    >()
+    // Each outbound request awaiting its response: `settle` completes its wait (the response, an error
+    // response, or the CLI's exit); a response that arrives before the wait began is kept in `early`.
+    interface Pending {
+      readonly subtype: string
+      settle: ((result: Effect.Effect<unknown, ControlError>) => void) | undefined
+      early: Effect.Effect<unknown, ControlError> | undefined
+    }
+    const pending = new Map<string, Pending>()
+    const settlePending = (entry: Pending, result: Effect.Effect<unknown, ControlError>) => {
+      if (entry.settle !== undefined) entry.settle(result)
+      else entry.early = result
+    }
     // Each inbound request being handled, by request id: a cancel stops its run, sends no answer and
     // ends its span; its handler is interrupted in the background, never waited for.
     interface Inbound {
@@ -264,7 +286,8 @@ export const make: (
     yield* Effect.addFinalizer(() => interruptAllInbound)
     const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
     const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
-    const done = yield* Deferred.make<ExitStatus>()
+    // Set once the CLI has exited and every pending request has been told: later requests fail at once.
+    let closed = false
     let exitExpected = false
     const redact = options.redact
     const observe = options.observe
@@ -278,12 +301,14 @@ export const make: (
         onRight: (line) => cli.writeLine(line)
       })
 
-    // The annotations every inbound request's logs carry: the router creator's and `logAnnotations`,
-    // rebuilt only when those change (a new turn, the session id).
+    // The runtime inbound requests run in: the router creator's, with the annotations of
+    // `logAnnotations` (pid, turn, session id) added to its logs, rebuilt only when those change.
+    // Each request's own annotations (request id, subtype) go on the SDK's logs for it, not on its
+    // handler's fiber: setting them there would cost a copy of the fiber refs per request.
     let annotationSource: Record<string, unknown> = {}
-    let annotationBase = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
-    const creatorAnnotations = annotationBase
-    const baseAnnotations = (): HashMap.HashMap<string, unknown> => {
+    let currentRuntime = runtime
+    const creatorAnnotations = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
+    const requestRuntime = (): Runtime.Runtime<never> => {
       const source = options.logAnnotations?.() ?? {}
       const keys = Object.keys(source)
       if (
@@ -291,10 +316,19 @@ export const make: (
         keys.some((key) => source[key] !== annotationSource[key])
       ) {
         annotationSource = source
-        annotationBase = creatorAnnotations
-        for (const key of keys) annotationBase = HashMap.set(annotationBase, key, source[key])
+        let annotations = creatorAnnotations
+        for (const key of keys) annotations = HashMap.set(annotations, key, source[key])
+        currentRuntime = Runtime.make({
+          context: runtime.context,
+          runtimeFlags: runtime.runtimeFlags,
+          fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
+            fiberId: FiberId.none,
+            fiberRef: FiberRef.currentLogAnnotations,
+            value: annotations
+          })
+        })
       }
-      return annotationBase
+      return currentRuntime
     }
 
     // An answer's line, built around its JSON (stringified once, by the guarded run or here): the
@@ -309,11 +343,24 @@ export const make: (
       `{"type":"control_response","response":{"subtype":"error","request_id":${JSON.stringify(requestId)},"error":${
         JSON.stringify(error)
       }}}`
-    const writeReply = (requestId: string, line: string): Effect.Effect<void> =>
+    const writeReply = (requestId: string, subtype: string, line: string): Effect.Effect<void> =>
       Effect.catchAll(cli.writeLine(line), (error) =>
         Effect.logWarning("could not answer a control request").pipe(
-          Effect.annotateLogs({ requestId, error: error.message })
+          Effect.annotateLogs({ requestId, subtype, error: error.message })
         ))
+    // An answer written outside any fiber: queued at once when the process can take a line so, else
+    // (the CLI has exited, or a CliProcess without `unsafeWriteLine`) by `writeReply` in a fiber.
+    const unsafeWriteLine = cli.unsafeWriteLine
+    const writeReplyNow = (
+      requestRuntime: Runtime.Runtime<never>,
+      requestId: string,
+      subtype: string,
+      line: string
+    ): void => {
+      if (unsafeWriteLine === undefined || !unsafeWriteLine(line)) {
+        Runtime.runFork(requestRuntime, writeReply(requestId, subtype, line))
+      }
+    }
     const clock = Context.get(
       FiberRefs.getOrDefault(runtime.fiberRefs, DefaultServices.currentServices),
       Clock.Clock
@@ -341,26 +388,20 @@ export const make: (
               ...handler.attributes(request)
             }
       )
-      // Its log annotations are set as its fiber is created, rather than by an effect around it.
-      const annotations = HashMap.set(HashMap.set(baseAnnotations(), "requestId", requestId), "subtype", subtype)
-      const fiberRefs = FiberRefs.updateAs(runtime.fiberRefs, {
-        fiberId: FiberId.none,
-        fiberRef: FiberRef.currentLogAnnotations,
-        value: annotations
-      })
-      const requestRuntime = Runtime.make({ context: runtime.context, runtimeFlags: runtime.runtimeFlags, fiberRefs })
+      const forRequest = requestRuntime()
+      const fiberRefs = forRequest.fiberRefs
+      // What the SDK's own logs for this request carry, on top of the runtime's annotations.
+      const annotations = { requestId, subtype }
+      const log = (effect: Effect.Effect<void>) => Runtime.runFork(forRequest, Effect.annotateLogs(effect, annotations))
       const entry: Inbound = { running: undefined, span, fiberRefs }
       inbound.set(requestId, entry)
-      const settle = (line: string, exit: Exit.Exit<unknown, unknown>): Effect.Effect<void> => {
+      const settle = (line: string, exit: Exit.Exit<unknown, unknown>): void => {
         if (inbound.get(requestId) === entry) inbound.delete(requestId)
         if (span !== undefined) InternalTelemetry.endSpan(span, fiberRefs, exit)
-        return writeReply(requestId, line)
+        writeReplyNow(forRequest, requestId, subtype, line)
       }
       if (handler === undefined) {
-        Runtime.runFork(
-          requestRuntime,
-          settle(errorLine(requestId, `Unsupported control request subtype: ${subtype}`), ended)
-        )
+        settle(errorLine(requestId, `Unsupported control request subtype: ${subtype}`), ended)
         return
       }
       const answer = handler.handle(request, { requestId })
@@ -369,37 +410,34 @@ export const make: (
       entry.running = answer._tag === "Guarded"
         ? GuardedRun.start(
           answer.guarded,
-          requestRuntime,
+          forRequest,
           clock,
           span,
-          (settled) => settle(successLine(requestId, settled.json), ended)
+          (settled) => settle(successLine(requestId, settled.json), ended),
+          annotations
         )
-        : GuardedRun.watch(requestRuntime, clock, () => answer.effect, Duration.infinity, span, (exit) => {
+        : GuardedRun.watch(forRequest, clock, () => answer.effect, Duration.infinity, span, (exit) => {
           const value = (exit as Option.Some<Exit.Exit<unknown, InboundHandlerError>>).value
           if (Exit.isSuccess(value)) {
             let json: string | undefined
             try {
               json = value.value === undefined ? undefined : JSON.stringify(value.value)
             } catch {
-              return Effect.zipRight(
-                Effect.logWarning("an inbound control request's answer cannot be written as JSON"),
-                settle(errorLine(requestId, "the SDK could not encode its answer"), value)
-              )
+              log(Effect.logWarning("an inbound control request's answer cannot be written as JSON"))
+              return settle(errorLine(requestId, "the SDK could not encode its answer"), value)
             }
             return settle(successLine(requestId, json), value)
           }
-          return Effect.zipRight(
-            Effect.logWarning("inbound control request handler failed", value.cause),
-            settle(
-              errorLine(
-                requestId,
-                Option.match(Cause.failureOption(value.cause), {
-                  onNone: () => `${subtype} handler failed`,
-                  onSome: (error) => error.message
-                })
-              ),
-              value
-            )
+          log(Effect.logWarning("inbound control request handler failed", value.cause))
+          return settle(
+            errorLine(
+              requestId,
+              Option.match(Cause.failureOption(value.cause), {
+                onNone: () => `${subtype} handler failed`,
+                onSome: (error) => error.message
+              })
+            ),
+            value
           )
         })
     }
@@ -428,6 +466,7 @@ export const make: (
       const fallback = handler?.undecodable?.(raw.request)
       return writeReply(
         raw.request_id,
+        subtype,
         fallback !== undefined
           ? successLine(raw.request_id, JSON.stringify(fallback))
           : errorLine(raw.request_id, `the SDK could not read this ${subtype} request`)
@@ -471,20 +510,23 @@ export const make: (
           const entry = requestId === undefined ? undefined : pending.get(requestId)
           if (requestId === undefined || entry === undefined) return Effect.void
           pending.delete(requestId)
-          return response.subtype === "success"
-            ? Deferred.succeed(entry.deferred, (response as Protocol.ControlSuccess).response)
-            : Deferred.fail(
-              entry.deferred,
-              new ControlError({
-                reason: "ErrorResponse",
-                subtype: entry.subtype,
-                requestId,
-                error: String((response as Protocol.ControlFailure).error),
-                ...((response as Protocol.ControlFailure).error_code !== undefined
-                  ? { errorCode: String((response as Protocol.ControlFailure).error_code) }
-                  : {})
-              })
-            )
+          settlePending(
+            entry,
+            response.subtype === "success"
+              ? Effect.succeed((response as Protocol.ControlSuccess).response)
+              : Effect.fail(
+                new ControlError({
+                  reason: "ErrorResponse",
+                  subtype: entry.subtype,
+                  requestId,
+                  error: String((response as Protocol.ControlFailure).error),
+                  ...((response as Protocol.ControlFailure).error_code !== undefined
+                    ? { errorCode: String((response as Protocol.ControlFailure).error_code) }
+                    : {})
+                })
+              )
+          )
+          return Effect.void
         }
         case "control_request":
           handleInbound(message as Protocol.ControlRequest)
@@ -505,49 +547,55 @@ export const make: (
     }
 
     const closeAll = (status: ExitStatus) =>
-      Effect.gen(function*() {
-        for (const [requestId, entry] of pending) {
-          yield* Deferred.fail(
-            entry.deferred,
-            new ControlError({
-              reason: "Closed",
-              subtype: entry.subtype,
-              requestId,
-              error: `the CLI exited (${status.signal ?? `code ${status.code}`}) before answering`
-            })
+      Effect.suspend(() => {
+        closed = true
+        const waiting = Array.from(pending)
+        pending.clear()
+        for (const [requestId, entry] of waiting) {
+          settlePending(
+            entry,
+            Effect.fail(
+              new ControlError({
+                reason: "Closed",
+                subtype: entry.subtype,
+                requestId,
+                error: `the CLI exited (${status.signal ?? `code ${status.code}`}) before answering`
+              })
+            )
           )
         }
-        pending.clear()
-        yield* interruptAllInbound
+        return interruptAllInbound
       })
 
-    // Metrics are flushed once per chunk of lines, not once per line, in one step: this loop is the hot path.
+    // Metrics are flushed once per chunk of lines, not once per line, with the router creator's metric
+    // labels (the reader's): this loop is the hot path.
+    const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
     let flushed = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
-    const flushMetrics = Effect.withFiberRuntime<void>((fiber) => {
-      const labels = fiber.getFiberRef(FiberRef.currentMetricLabels)
-      Telemetry.linesDecoded.unsafeUpdate(stats.lines - flushed.lines, labels)
+    const flushMetrics = () => {
+      Telemetry.linesDecoded.unsafeUpdate(stats.lines - flushed.lines, metricLabels)
       if (stats.unknownMessages > flushed.unknownMessages) {
-        Telemetry.unknownMessages.unsafeUpdate(stats.unknownMessages - flushed.unknownMessages, labels)
+        Telemetry.unknownMessages.unsafeUpdate(stats.unknownMessages - flushed.unknownMessages, metricLabels)
       }
       if (stats.protocolErrors > flushed.protocolErrors) {
-        Telemetry.protocolErrors.unsafeUpdate(stats.protocolErrors - flushed.protocolErrors, labels)
+        Telemetry.protocolErrors.unsafeUpdate(stats.protocolErrors - flushed.protocolErrors, metricLabels)
       }
       flushed = { lines: stats.lines, unknownMessages: stats.unknownMessages, protocolErrors: stats.protocolErrors }
-      return Effect.void
-    })
+    }
 
-    const readLines = cli.lines.pipe(
-      Stream.runForEachChunk((chunk) => {
-        // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
-        // control responses and unreadable requests yield effects, run in order after the chunk.
-        let effect: Effect.Effect<void> = flushMetrics
-        for (const line of chunk) {
-          const routed = route(line)
-          if (routed !== Effect.void) effect = effect === flushMetrics ? routed : Effect.zipRight(effect, routed)
-        }
-        return effect === flushMetrics ? flushMetrics : Effect.zipRight(effect, flushMetrics)
-      })
-    )
+    // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
+    // control responses and unreadable requests yield effects, run in order after the batch.
+    const routeLines = (lines: Iterable<string>): Effect.Effect<void> => {
+      let effect: Effect.Effect<void> = Effect.void
+      for (const line of lines) {
+        const routed = route(line)
+        if (routed !== Effect.void) effect = effect === Effect.void ? routed : Effect.zipRight(effect, routed)
+      }
+      flushMetrics()
+      return effect
+    }
+    const readLines = cli.readLines !== undefined
+      ? cli.readLines(routeLines)
+      : cli.lines.pipe(Stream.runForEachChunk(routeLines))
     // Stdout held open after the CLI's exit ends the reading as stdout's end would (one race per session).
     yield* (cli.linesCut === undefined ? readLines : Effect.raceFirst(readLines, cli.linesCut)).pipe(
       Effect.matchCauseEffect({
@@ -559,7 +607,6 @@ export const make: (
             else yield* messages.failCause(cause as any)
             const status = yield* cli.shutdown({ gracePeriod: 0 })
             yield* closeAll(status)
-            yield* Deferred.succeed(done, status)
           }),
         onSuccess: () =>
           Effect.gen(function*() {
@@ -568,25 +615,32 @@ export const make: (
             const outcome = exitExpected ? "end" : classifyExit(status)
             if (outcome === "end") yield* messages.end
             else yield* messages.fail(yield* cli.exitError(status, { duringTurn: outcome === "duringTurn" }))
-            yield* Deferred.succeed(done, status)
           })
       }),
       Effect.forkScoped
     )
 
+    const setPendingGauge = () => Telemetry.pendingControlRequests.unsafeUpdate(pending.size, metricLabels)
     const request = <R extends ControlRequest.Any>(
       definition: R,
       payload: ControlRequest.Payload<R>,
       requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
     ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> =>
-      Effect.gen(function*() {
-        const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
-        const subtype = definition.subtype
+      // A new request id each time the Effect runs (a retry is another request).
+      Effect.suspend(() => requestOnce(definition, payload, requestOptions))
+    const requestOnce = <R extends ControlRequest.Any>(
+      definition: R,
+      payload: ControlRequest.Payload<R>,
+      requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
+    ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> => {
+      const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
+      const subtype = definition.subtype
+      const exchange = Effect.suspend((): Effect.Effect<unknown, ControlError | ControlTimeoutError> => {
         // Encoded once, by this request's own schema: a payload it refuses is never written, and the
         // session is fine (the request is not).
         const line = encodeRequest(definition, payload, requestId)
         if (Either.isLeft(line)) {
-          return yield* new ControlError({
+          return new ControlError({
             reason: "InvalidRequest",
             subtype,
             requestId,
@@ -594,66 +648,70 @@ export const make: (
             cause: line.left
           })
         }
-        if (Option.isSome(yield* Deferred.poll(done))) {
-          return yield* new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
+        if (closed) return new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
+        const entry: Pending = { subtype, settle: undefined, early: undefined }
+        pending.set(requestId, entry)
+        setPendingGauge()
+        const forget = () => {
+          if (pending.get(requestId) === entry) pending.delete(requestId)
+          setPendingGauge()
         }
-        const deferred = yield* Deferred.make<unknown, ControlError>()
-        pending.set(requestId, { subtype, deferred })
-        yield* Effect.annotateCurrentSpan(Telemetry.attributes.requestId, requestId)
-        yield* Metric.set(Telemetry.pendingControlRequests, pending.size)
-        yield* cli.writeLine(line.right).pipe(
-          Effect.catchAll((error) =>
+        const written = unsafeWriteLine !== undefined && unsafeWriteLine(line.right)
+          ? Effect.void
+          : Effect.catchAll(cli.writeLine(line.right), (error) =>
             Effect.suspend(() => {
-              pending.delete(requestId)
+              forget()
               return new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
-            })
-          )
-        )
+            }))
         const timeout = requestOptions?.timeout ?? controlTimeout
-        // Interruptible, so that the timeout holds inside a finalizer too (closing mid-turn interrupts first).
-        const body = yield* Effect.interruptible(Deferred.await(deferred)).pipe(
-          Effect.timeoutFail({
-            duration: timeout,
-            onTimeout: () =>
-              new ControlTimeoutError({
-                subtype,
-                requestId,
-                timeoutMillis: Duration.toMillis(Duration.decode(timeout))
-              })
-          }),
-          Effect.tapError((error) =>
-            error._tag === "ControlTimeoutError"
-              ? Effect.suspend(() => {
-                pending.delete(requestId)
-                return Effect.ignore(
-                  send({ type: "control_cancel_request", request_id: requestId } as Protocol.StdinMessage)
-                )
-              })
-              : Effect.void
-          ),
-          Effect.onInterrupt(() => Effect.sync(() => pending.delete(requestId))),
-          Effect.ensuring(Metric.set(Telemetry.pendingControlRequests, pending.size))
+        // The deadline is a timer that ends the wait itself: it holds inside a finalizer too (closing
+        // mid-turn interrupts the CLI first).
+        const answered = GuardedRun.awaitWithin<unknown, ControlError | ControlTimeoutError>(
+          timeout,
+          (settle) => {
+            if (entry.early !== undefined) settle(entry.early)
+            else entry.settle = settle
+            return forget
+          },
+          () => {
+            forget()
+            return Effect.zipRight(
+              Effect.ignore(send({ type: "control_cancel_request", request_id: requestId } as Protocol.StdinMessage)),
+              Effect.fail(
+                new ControlTimeoutError({
+                  subtype,
+                  requestId,
+                  timeoutMillis: Duration.toMillis(Duration.decode(timeout))
+                })
+              )
+            )
+          }
         )
-        // Decoded by this request's own success schema (`undefined` when the CLI sent no body).
-        const decoded = decodeResponse(definition, body)
-        if (Either.isLeft(decoded)) {
-          return yield* new ControlError({
-            reason: "InvalidResponse",
-            subtype,
-            requestId,
-            error: `unexpected ${subtype} response: ${describeFailure(decoded.left)}`,
-            cause: decoded.left
-          })
-        }
-        return decoded.right
-      }).pipe(
-        Effect.withSpan(Telemetry.spans.outbound, {
+        return Effect.zipRight(written, Effect.ensuring(answered, Effect.sync(setPendingGauge)))
+      })
+      return InternalTelemetry.withSpanIfTracing(
+        Effect.flatMap(exchange, (body) => {
+          // Decoded by this request's own success schema (`undefined` when the CLI sent no body).
+          const decoded = decodeResponse(definition, body)
+          return Either.isLeft(decoded)
+            ? new ControlError({
+              reason: "InvalidResponse",
+              subtype,
+              requestId,
+              error: `unexpected ${subtype} response: ${describeFailure(decoded.left)}`,
+              cause: decoded.left
+            })
+            : Effect.succeed(decoded.right)
+        }),
+        Telemetry.spans.outbound,
+        () => ({
           // A stack trace per span costs more than the rest of a control round trip.
           captureStackTrace: false,
           kind: "client",
-          attributes: { [Telemetry.attributes.subtype]: definition.subtype }
+          attributes: { [Telemetry.attributes.subtype]: subtype, [Telemetry.attributes.requestId]: requestId }
         })
       )
+    }
 
     return ControlRouter.of({
       messages,

@@ -14,6 +14,7 @@
  *
  * @since 0.1.0
  */
+import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as HashSet from "effect/HashSet"
@@ -102,8 +103,10 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
           matcher: options.matcher,
           timeout: options.timeout,
           name: options.name ?? (options.matcher ? `${event}(${options.matcher})` : event),
+          // Run with `services` (the guarded run creates the handler's fiber with them), so `R` is met.
           handler: (input, hookContext) =>
-            Effect.provide(handler(input as Protocol.HookInputFor<Event>, hookContext), context)
+            handler(input as Protocol.HookInputFor<Event>, hookContext) as Effect.Effect<HookAnswer, E>,
+          services: context as Context.Context<never>
         }))
     })
   )

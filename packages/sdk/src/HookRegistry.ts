@@ -92,11 +92,16 @@ export interface HookRegistration {
   readonly order: number
   /** A label for logs and traces (defaults to the event and matcher). */
   readonly name: string
-  /** The handler with the application's context already provided. */
+  /** The handler: run with `services` when given, else with the application's context already provided. */
   readonly handler: (
     input: Protocol.HookInput,
     context: HookLayer.HookContext
   ) => Effect.Effect<HookLayer.HookAnswer, unknown>
+  /**
+   * The services the handler runs with (a hook layer's: the context it was built in). Its fiber is
+   * created with them, rather than each call providing them.
+   */
+  readonly services?: Context.Context<never> | undefined
 }
 
 /**

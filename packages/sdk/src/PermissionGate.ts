@@ -42,8 +42,16 @@ export declare namespace PermissionGate {
    * @category Models
    */
   export interface Service {
-    /** The user's handler, with its services provided. Use {@link decide} to run it. */
+    /**
+     * The user's handler: run with `services` when given, else with its services provided. Use
+     * {@link decide} to run it.
+     */
     readonly handler: Handler<unknown, never>
+    /**
+     * The services the handler runs with (the context the gate was built in). Its fiber is created
+     * with them, rather than each call providing them.
+     */
+    readonly services?: Context.Context<never> | undefined
     /** The gate's own timeout; when unset, the session's `permissionTimeout` option (60 s). */
     readonly timeout: Duration.Duration | undefined
   }
@@ -126,6 +134,7 @@ const callOf = (
 ): GuardedRun.Call<never> => ({
   subject: "permission gate",
   evaluate: () => gate.handler(request, context),
+  context: gate.services,
   timeout: gate.timeout ?? Duration.decode(defaultTimeout),
   decisionTagValue: request.tool_name,
   annotations: () => ({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId })
@@ -208,7 +217,10 @@ export const make = <E, R>(
 ): Effect.Effect<PermissionGate.Service, never, R> =>
   Effect.map(Effect.context<R>(), (context) =>
     PermissionGate.of({
-      handler: (request, permissionContext) => Effect.provide(handler(request, permissionContext), context),
+      // Run with `services` (the guarded run creates the handler's fiber with them), so `R` is met.
+      handler: (request, permissionContext) =>
+        handler(request, permissionContext) as Effect.Effect<Protocol.PermissionResult, E>,
+      services: context as Context.Context<never>,
       timeout: options?.timeout !== undefined ? Duration.decode(options.timeout) : undefined
     }))
 

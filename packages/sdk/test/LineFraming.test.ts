@@ -1,76 +1,137 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as LineFraming from "../src/internal/lineFraming.js"
 
 const encoder = new TextEncoder()
 
-const frame = (chunks: ReadonlyArray<Uint8Array>, maxLineChars = 1024 * 1024) =>
-  Stream.fromIterable(chunks).pipe(
-    LineFraming.frameLines(maxLineChars),
-    Stream.runCollect,
-    Effect.map(Chunk.toReadonlyArray)
-  )
+// Any Unicode text (multi-byte characters included, which the cuts split).
+const AnyText = Schema.String.annotations({ arbitrary: () => (fc) => fc.string({ unit: "binary" }) })
 
-describe("line framing", () => {
-  it.effect("keeps a multi-byte character split across chunks intact", () =>
-    Effect.gen(function*() {
-      const bytes = encoder.encode("{\"text\":\"héllo 🌍 ünïcødé\"}\n{\"b\":1}\n")
-      // split inside the 4-byte emoji and inside a 2-byte character
-      const emoji = bytes.indexOf(0xf0)
-      const lines = yield* frame([bytes.slice(0, 11), bytes.slice(11, emoji + 2), bytes.slice(emoji + 2)])
-      assert.deepStrictEqual(lines, ["{\"text\":\"héllo 🌍 ünïcødé\"}", "{\"b\":1}"])
-    }))
-
-  it.effect("joins a line delivered in many chunks, byte for byte", () =>
-    Effect.gen(function*() {
-      const big = "x".repeat(3_000_000) + "é"
-      const bytes = encoder.encode(big + "\nnext\n")
-      const chunks: Array<Uint8Array> = []
-      for (let i = 0; i < bytes.length; i += 65536) chunks.push(bytes.slice(i, i + 65536))
-      const lines = yield* frame(chunks, 10_000_000)
-      assert.strictEqual(lines.length, 2)
-      assert.strictEqual(lines[0], big)
-      assert.strictEqual(lines[1], "next")
-    }))
-
-  it.effect("emits a last line that has no newline", () =>
-    Effect.gen(function*() {
-      const lines = yield* frame([encoder.encode("a\nb")])
-      assert.deepStrictEqual(lines, ["a", "b"])
-    }))
-
-  it.effect("fails with a typed LineTooLong error past the guard", () =>
-    Effect.gen(function*() {
-      const error = yield* frame([encoder.encode("y".repeat(5000))], 1000).pipe(Effect.flip)
-      assert.strictEqual(error._tag, "ProtocolError")
-      assert.strictEqual(error.reason, "LineTooLong")
-      assert.strictEqual(error.lineLength, 5000)
-      assert.isBelow(error.line.length, 600)
-    }))
-
-  it.effect("ends at a failing source, after its last unterminated line", () =>
-    Effect.gen(function*() {
-      const lines = yield* Stream.fromIterable([encoder.encode("a\nb")]).pipe(
-        Stream.concat(Stream.fail("the pipe broke")),
-        Stream.concat(Stream.make(encoder.encode("never\n"))),
-        LineFraming.frameLines(1024),
-        Stream.runCollect
+// The two ways to read lines: pulled (a stream of lines) and pushed (batches handed to a consumer).
+const readers = {
+  pulled: <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
+    source.pipe(LineFraming.frameLines(maxLineChars), Stream.runCollect, Effect.map(Chunk.toReadonlyArray)),
+  pushed: <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
+    Effect.suspend(() => {
+      const lines: Array<string> = []
+      return Effect.as(
+        LineFraming.readLines(source, maxLineChars)((batch) => Effect.sync(() => lines.push(...batch))),
+        lines as ReadonlyArray<string>
       )
-      assert.deepStrictEqual(Chunk.toReadonlyArray(lines), ["a", "b"])
+    })
+}
+
+for (const [name, read] of Object.entries(readers)) {
+  const frame = (chunks: ReadonlyArray<Uint8Array>, maxLineChars = 1024 * 1024) =>
+    read(Stream.fromIterable(chunks), maxLineChars)
+
+  describe(`line framing, ${name}`, () => {
+    it.effect("keeps a multi-byte character split across chunks intact", () =>
+      Effect.gen(function*() {
+        const bytes = encoder.encode("{\"text\":\"héllo 🌍 ünïcødé\"}\n{\"b\":1}\n")
+        // split inside the 4-byte emoji and inside a 2-byte character
+        const emoji = bytes.indexOf(0xf0)
+        const lines = yield* frame([bytes.slice(0, 11), bytes.slice(11, emoji + 2), bytes.slice(emoji + 2)])
+        assert.deepStrictEqual(lines, ["{\"text\":\"héllo 🌍 ünïcødé\"}", "{\"b\":1}"])
+      }))
+
+    it.effect("joins a line delivered in many chunks, byte for byte", () =>
+      Effect.gen(function*() {
+        const big = "x".repeat(3_000_000) + "é"
+        const bytes = encoder.encode(big + "\nnext\n")
+        const chunks: Array<Uint8Array> = []
+        for (let i = 0; i < bytes.length; i += 65536) chunks.push(bytes.slice(i, i + 65536))
+        const lines = yield* frame(chunks, 10_000_000)
+        assert.strictEqual(lines.length, 2)
+        assert.strictEqual(lines[0], big)
+        assert.strictEqual(lines[1], "next")
+      }))
+
+    it.effect("emits a last line that has no newline", () =>
+      Effect.gen(function*() {
+        const lines = yield* frame([encoder.encode("a\nb")])
+        assert.deepStrictEqual(lines, ["a", "b"])
+      }))
+
+    it.effect("fails with a typed LineTooLong error past the guard", () =>
+      Effect.gen(function*() {
+        const error = yield* frame([encoder.encode("y".repeat(5000))], 1000).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "ProtocolError")
+        assert.strictEqual(error.reason, "LineTooLong")
+        assert.strictEqual(error.lineLength, 5000)
+        assert.isBelow(error.line.length, 600)
+      }))
+
+    it.effect("ends at a failing source, after its last unterminated line", () =>
+      Effect.gen(function*() {
+        const lines = yield* read(
+          Stream.fromIterable([encoder.encode("a\nb")]).pipe(
+            Stream.concat(Stream.fail("the pipe broke")),
+            Stream.concat(Stream.make(encoder.encode("never\n")))
+          ),
+          1024
+        )
+        assert.deepStrictEqual(lines, ["a", "b"])
+      }))
+
+    it.effect("decodes a character cut off by the end of the source as U+FFFD (the CLI died mid-write)", () =>
+      Effect.gen(function*() {
+        const bytes = encoder.encode("é")
+        const lines = yield* frame([bytes.slice(0, 1)])
+        assert.deepStrictEqual(lines, ["\ufffd"])
+      }))
+
+    it.effect("strips a carriage return before the newline", () =>
+      Effect.gen(function*() {
+        const lines = yield* frame([encoder.encode("a\r\nb\r\n")])
+        assert.deepStrictEqual(lines, ["a", "b"])
+      }))
+
+    it.prop(
+      "any text cut anywhere reads as its lines",
+      [Schema.Array(AnyText), Schema.Array(Schema.Int.pipe(Schema.between(1, 40)))],
+      ([texts, cuts]) => {
+        const expected = texts.map((line) => line.replace(/[\r\n]/g, ""))
+        const bytes = encoder.encode(expected.map((line) => line + "\n").join(""))
+        const chunks: Array<Uint8Array> = []
+        for (let offset = 0, i = 0; offset < bytes.length; i++) {
+          const size = cuts.length === 0 ? bytes.length : cuts[i % cuts.length]
+          chunks.push(bytes.slice(offset, offset + size))
+          offset += size
+        }
+        assert.deepStrictEqual(Effect.runSync(frame(chunks)), expected)
+      }
+    )
+  })
+}
+
+describe("line framing, pushed: the consumer", () => {
+  it.effect("gets the lines a batch at a time, in order, and its failure ends the reading", () =>
+    Effect.gen(function*() {
+      const batches: Array<ReadonlyArray<string>> = []
+      const error = yield* LineFraming.readLines(
+        Stream.fromChunks(
+          Chunk.make(encoder.encode("a\nb\n")),
+          Chunk.make(encoder.encode("c\n")),
+          Chunk.make(encoder.encode("d\n"))
+        ),
+        1024
+      )((batch) => {
+        batches.push(batch)
+        return batch.includes("c") ? Effect.fail("consumer refused c" as const) : Effect.void
+      }).pipe(Effect.flip)
+      assert.strictEqual(error, "consumer refused c")
+      assert.deepStrictEqual(batches, [["a", "b"], ["c"]])
     }))
 
-  it.effect("decodes a character cut off by the end of the source as U+FFFD (the CLI died mid-write)", () =>
+  it.effect("a consumer's failure on the last, unterminated line is its own, not the source's", () =>
     Effect.gen(function*() {
-      const bytes = encoder.encode("é")
-      const lines = yield* frame([bytes.slice(0, 1)])
-      assert.deepStrictEqual(lines, ["\ufffd"])
-    }))
-
-  it.effect("strips a carriage return before the newline", () =>
-    Effect.gen(function*() {
-      const lines = yield* frame([encoder.encode("a\r\nb\r\n")])
-      assert.deepStrictEqual(lines, ["a", "b"])
+      const error = yield* LineFraming.readLines(Stream.make(encoder.encode("a\nlast")), 1024)((batch) =>
+        batch.includes("last") ? Effect.fail("refused" as const) : Effect.void
+      ).pipe(Effect.flip)
+      assert.strictEqual(error, "refused")
     }))
 })

@@ -51,6 +51,12 @@ const fakeCli = Effect.gen(function*() {
         answered = undefined
         resolve?.(line)
       }),
+    unsafeWriteLine: (line) => {
+      const resolve = answered
+      answered = undefined
+      resolve?.(line)
+      return true
+    },
     endInput: Effect.void,
     awaitExit: Effect.never,
     exitStatus: Effect.succeed(Option.none()),

@@ -102,6 +102,12 @@ export interface Call<R> {
   readonly subject: string
   /** Builds the handler's Effect; runs in the handler's fiber, so a throw is that fiber's defect. */
   readonly evaluate: () => Effect.Effect<unknown, unknown, R>
+  /**
+   * The services the handler runs with (a hook layer's, a gate's: the context it was built in), in
+   * place of the caller's. Its fiber is created with them, which costs a fraction of an
+   * `Effect.provide` around every call.
+   */
+  readonly context?: Context.Context<never> | undefined
   readonly timeout: Duration.Duration
   /** The span to record on (the handler's parent), if any. */
   readonly span?: Tracer.Span | undefined
@@ -218,6 +224,16 @@ export interface Answerable<A> extends Running {
   readonly answer: (answer: A, reason: string) => void
 }
 
+// An answer whose getters throw (a Proxy, a class with accessors) is an invalid answer, not an
+// exception in the middle of settling the run.
+const validateSafely = <A>(policy: Policy<A>, answer: unknown): Either.Either<A, string> => {
+  try {
+    return policy.validate(answer)
+  } catch (error) {
+    return Either.left(`the answer cannot be read: ${String(error)}`)
+  }
+}
+
 const stringify = (value: unknown): string | undefined => {
   try {
     return JSON.stringify(value)
@@ -232,13 +248,14 @@ const stringify = (value: unknown): string | undefined => {
  * `cancel` comes first settles the run: the exit is classified, validated and
  * stringified by plain functions, the fallback (with its warning) answers
  * whatever went wrong, the run is recorded on `span` and the metrics, and
- * `deliver` writes the answer. On the handler's exit `deliver` runs in the
- * handler's fiber, which answers synchronously when the handler does (no
- * timer set, no trip through the scheduler); when the deadline comes first it
- * runs in a fiber of its own, the rare path.
+ * `deliver` is called with the answer. Settling runs no Effect of its own (the
+ * warning, on the rare fallback path, is logged in a fiber of `runtime`): when
+ * the handler answers synchronously, as most do, `deliver` has been called
+ * before `start` returns, with no timer set and no trip through the scheduler.
  *
  * `span`, when given, is the handler's parent (placed in its fiber's context as
- * the fiber is created) and receives the decision attributes.
+ * the fiber is created) and receives the decision attributes; `annotations`
+ * are added to the fallback's warning.
  *
  * @internal
  */
@@ -247,19 +264,15 @@ export const start = <A>(
   runtime: Runtime.Runtime<never>,
   clock: Clock.Clock,
   span: Tracer.Span | undefined,
-  deliver: (settled: Settled<A>) => Effect.Effect<void>
+  deliver: (settled: Settled<A>) => void,
+  annotations?: Record<string, unknown>
 ): Answerable<A> => {
   const { call, policy } = guarded
   const encode = guarded.encode
   const track = guarded.track
   const started = clock.unsafeCurrentTimeMillis()
   let done = false
-  const settle = (
-    value: A,
-    json: string,
-    fallback: FallbackReason | undefined,
-    log: Effect.Effect<void> | undefined
-  ): Effect.Effect<void> => {
+  const settle = (value: A, json: string, fallback: FallbackReason | undefined): void => {
     done = true
     if (track !== undefined) track(undefined)
     const decision = policy.decisionOf(value)
@@ -273,31 +286,37 @@ export const start = <A>(
       durationMillis,
       FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
     )
-    const delivered = deliver({ answer: value, json, decision, fallback, durationMillis })
-    return log === undefined ? delivered : Effect.zipRight(log, delivered)
+    deliver({ answer: value, json, decision, fallback, durationMillis })
   }
-  const fallBack = (reason: FallbackReason, detail: Cause.Cause<unknown> | string): Effect.Effect<void> => {
+  const fallBack = (reason: FallbackReason, detail: Cause.Cause<unknown> | string): void => {
     const value = policy.fallback(reason, typeof detail === "string" ? undefined : detail)
     // The fallback's encoding is known-good (built by the SDK from plain data).
     const json = JSON.stringify(encode === undefined ? value : encode(value))
     const log = Effect.logWarning(`${call.subject} ${policy.fallsBack} (${reason})`, detail).pipe(
-      Effect.annotateLogs(call.annotations())
+      Effect.annotateLogs(annotations === undefined ? call.annotations() : { ...annotations, ...call.annotations() })
     )
-    return settle(value, json, reason, span === undefined ? log : Effect.withParentSpan(log, span))
+    // Logged before the answer is delivered (a fiber runs synchronously as far as it can).
+    Runtime.runFork(runtime, span === undefined ? log : Effect.withParentSpan(log, span))
+    settle(value, json, reason)
   }
-  const onExit = (exit: Option.Option<Exit.Exit<unknown, unknown>>): Effect.Effect<void> => {
+  const onExit = (exit: Option.Option<Exit.Exit<unknown, unknown>>): void => {
     if (Option.isNone(exit)) return fallBack("timeout", `timed out after ${Duration.format(call.timeout)}`)
     if (Exit.isFailure(exit.value)) {
       return fallBack(Cause.isFailure(exit.value.cause) ? "failure" : "defect", exit.value.cause)
     }
-    const valid = policy.validate(exit.value.value)
+    const valid = validateSafely(policy, exit.value.value)
     if (Either.isLeft(valid)) return fallBack("invalid_output", valid.left)
     const json = stringify(encode === undefined ? valid.right : encode(valid.right))
     return json === undefined
       ? fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
-      : settle(valid.right, json, undefined, undefined)
+      : settle(valid.right, json, undefined)
   }
-  const running = watch(runtime, clock, call.evaluate, call.timeout, span, onExit)
+  const handlerRuntime = call.context === undefined ? runtime : Runtime.make({
+    context: call.context,
+    runtimeFlags: runtime.runtimeFlags,
+    fiberRefs: runtime.fiberRefs
+  })
+  const running = watch(handlerRuntime, clock, call.evaluate, call.timeout, span, onExit)
   const answerable: Answerable<A> = {
     cancel: () => {
       if (!running.cancel()) return false
@@ -305,14 +324,11 @@ export const start = <A>(
       if (track !== undefined) track(undefined)
       return true
     },
-    // The rare path (a cancelled MCP call): the answer is delivered by a fiber of its own.
+    // The rare path (a cancelled MCP call).
     answer: (value, reason) => {
       if (!running.cancel()) return
       span?.attribute(Telemetry.attributes.fallback, reason)
-      Runtime.runFork(
-        runtime,
-        settle(value, JSON.stringify(encode === undefined ? value : encode(value)), undefined, undefined)
-      )
+      settle(value, JSON.stringify(encode === undefined ? value : encode(value)), undefined)
     }
   }
   // A handler that answered synchronously has settled already: nothing to track.
@@ -347,9 +363,7 @@ export const runGuarded = <A, B>(guarded: Guarded<A>, finish: Finish<A, B>): Eff
           clock,
           call.span,
           (settled) =>
-            Effect.sync(() =>
-              resume(Effect.succeed(finish(settled.answer, settled.decision, settled.fallback, settled.durationMillis)))
-            )
+            resume(Effect.succeed(finish(settled.answer, settled.decision, settled.fallback, settled.durationMillis)))
         )
         return Effect.sync(running.cancel)
       }))
@@ -422,17 +436,61 @@ const timerOn = (
 }
 
 /**
+ * Waits for whichever comes first: the callback `register` arranges (it gets
+ * `done`, and returns what stops the wait), or the deadline (a timer of the
+ * current `Clock`: `onTimeout` answers). No fiber is forked and no race is run
+ * for the common case (Effect's own clock), and the deadline holds inside an
+ * uninterruptible region (a finalizer) too: the timer ends the wait itself.
+ * Interrupting the caller stops the wait.
+ *
+ * @internal
+ */
+export const awaitWithin = <A, E>(
+  duration: Duration.DurationInput,
+  register: (done: (result: Effect.Effect<A, E>) => void) => () => void,
+  onTimeout: () => Effect.Effect<A, E>
+): Effect.Effect<A, E> =>
+  Effect.clockWith((clock) =>
+    Effect.flatMap(Effect.runtime<never>(), (runtime) =>
+      Effect.async<A, E>((resume) => {
+        let settled = false
+        let cancelTimer: (() => void) | undefined
+        const stopWaiting = register((result) => {
+          if (settled) return
+          settled = true
+          cancelTimer?.()
+          resume(result)
+        })
+        if (!settled) {
+          cancelTimer = timerOn(clock, Duration.decode(duration), runtime)?.(() => {
+            if (settled) return
+            settled = true
+            stopWaiting()
+            resume(onTimeout())
+          })
+        }
+        return Effect.sync(() => {
+          if (settled) return
+          settled = true
+          cancelTimer?.()
+          stopWaiting()
+        })
+      }))
+  )
+
+/**
  * The one mechanism under every deadline: starts `evaluate`'s Effect in one
  * fiber of `runtime` (a throw is that fiber's defect; `span`, when given, is
  * its parent), and settles once, with whichever comes first:
  *
- * - the handler's exit: `onExit(Some(exit))` runs in the handler's own fiber,
- *   uninterruptibly (an Effect that answers synchronously, as most do, has
- *   answered before `watch` returns, with no timer set);
+ * - the handler's exit: `onExit(Some(exit))` is called as the handler's fiber
+ *   ends (an Effect that answers synchronously, as most do, has answered
+ *   before `watch` returns, with no timer set);
  * - the deadline (a timer of `clock`): the handler is interrupted in the
- *   background, and `onExit(None)` runs in a fiber of its own;
- * - `cancel`: the handler is interrupted in the background, nothing runs.
+ *   background, and `onExit(None)` is called;
+ * - `cancel`: the handler is interrupted in the background, nothing is called.
  *
+ * `onExit` is a plain function: it runs outside any fiber and must not throw.
  * Nobody waits for a handler that is slow to stop.
  *
  * @internal
@@ -443,10 +501,12 @@ export const watch = <A, E, R>(
   evaluate: () => Effect.Effect<A, E, R>,
   duration: Duration.DurationInput,
   span: Tracer.AnySpan | undefined,
-  onExit: (exit: Option.Option<Exit.Exit<A, E>>) => Effect.Effect<void>
+  onExit: (exit: Option.Option<Exit.Exit<A, E>>) => void
 ): Running => {
   let settled = false
   let cancelTimer: (() => void) | undefined
+  // The fiber's own exit is always a success carrying the handler's (a failing handler is not an
+  // unhandled error of its fiber); an interrupted fiber has been settled already.
   const handler = Runtime.runFork(
     span === undefined
       ? runtime
@@ -455,20 +515,16 @@ export const watch = <A, E, R>(
         runtimeFlags: runtime.runtimeFlags,
         fiberRefs: runtime.fiberRefs
       }),
-    Effect.uninterruptibleMask((restore) =>
-      Effect.flatMap(
-        // A handler that throws (or returns no Effect) instead of failing is a defect of its fiber,
-        // classified like any other failure, never an exception escaping to the caller.
-        Effect.exit(restore(Effect.suspend(evaluate))),
-        (exit) => {
-          if (settled) return Effect.void
-          settled = true
-          cancelTimer?.()
-          return onExit(Option.some(exit))
-        }
-      )
-    )
+    // A handler that throws (or returns no Effect) instead of failing is a defect of its fiber,
+    // classified like any other failure, never an exception escaping to the caller.
+    Effect.exit(Effect.suspend(evaluate))
   )
+  handler.addObserver((exit) => {
+    if (settled || Exit.isFailure(exit)) return
+    settled = true
+    cancelTimer?.()
+    onExit(Option.some(exit.value))
+  })
   if (!settled) {
     const startTimer = timerOn(clock, Duration.decode(duration), runtime as Runtime.Runtime<never>)
     if (startTimer !== undefined) {
@@ -476,7 +532,7 @@ export const watch = <A, E, R>(
         if (settled) return
         settled = true
         handler.unsafeInterruptAsFork(FiberId.none)
-        Runtime.runFork(runtime as Runtime.Runtime<never>, onExit(Option.none()))
+        onExit(Option.none())
       })
     }
   }
@@ -507,10 +563,7 @@ export const exitWithin = <A, E, R>(
   Effect.clockWith((clock) =>
     Effect.flatMap(Effect.runtime<R>(), (runtime) =>
       Effect.async<Option.Option<Exit.Exit<A, E>>>((resume) => {
-        const running = watch(runtime, clock, evaluate, duration, span, (exit) =>
-          Effect.sync(() =>
-            resume(Effect.succeed(exit))
-          ))
+        const running = watch(runtime, clock, evaluate, duration, span, (exit) => resume(Effect.succeed(exit)))
         return Effect.sync(running.cancel)
       }))
   )

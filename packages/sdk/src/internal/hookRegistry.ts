@@ -446,6 +446,7 @@ const hookCall = (
 ): GuardedRun.Call<never> => ({
   subject: `hook "${hook.name}"`,
   evaluate: () => hook.handler(input, context),
+  context: hook.services,
   timeout: hook.timeout,
   decisionTagValue: hook.event,
   annotations: () => ({

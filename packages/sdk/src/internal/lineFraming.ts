@@ -8,6 +8,7 @@
  */
 import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { ProtocolError } from "./claudeError.js"
 import * as Redaction from "./redaction.js"
@@ -20,11 +21,78 @@ export const truncateForDisplay = (line: string): string =>
   line.length <= DISPLAY_CHARS ? line : `${line.slice(0, DISPLAY_CHARS)}… (${line.length - DISPLAY_CHARS} more chars)`
 
 /**
+ * The framing state of one byte stream: UTF-8 decoding that keeps a character
+ * split across chunks intact, and line splitting under the size guard.
+ * Pending text is kept as a list of pieces, joined once per line, so a 20 MB
+ * line costs one copy rather than one per chunk.
+ *
+ * @internal
+ */
+export interface Framer {
+  /** Adds the lines `bytes` completes to `out`; the error of a line past the guard. */
+  readonly push: (bytes: Uint8Array, out: Array<string>) => ProtocolError | undefined
+  /** At the end of the bytes: the last line, even without a newline (the CLI may die mid-write). */
+  readonly end: (out: Array<string>) => ProtocolError | undefined
+}
+
+/** @internal */
+export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = Redaction.none): Framer => {
+  const decoder = new TextDecoder()
+  let pending: Array<string> = []
+  let pendingChars = 0
+
+  // Redacted before it is cut for display (a secret cut in two would escape redaction).
+  const tooLong = (sample: string, length: number) =>
+    new ProtocolError({
+      reason: "LineTooLong",
+      line: truncateForDisplay(redactor.redact(sample.slice(0, DISPLAY_CHARS + redactor.longest + 1))),
+      lineLength: length,
+      detail: `a line exceeded the ${maxLineChars} character guard (maxLineChars option)`
+    })
+
+  const takeLine = (tail: string): string => {
+    const line = pending.length === 0 ? tail : pending.join("") + tail
+    pending = []
+    pendingChars = 0
+    return line.endsWith("\r") ? line.slice(0, -1) : line
+  }
+
+  // The lines completed by `text`, or the error of a line past the guard.
+  const split = (text: string, out: Array<string>): ProtocolError | undefined => {
+    let start = 0
+    let index = text.indexOf("\n", start)
+    while (index !== -1) {
+      if (pendingChars + index - start > maxLineChars) {
+        return tooLong(pending.join("") + text.slice(start, index), pendingChars + index - start)
+      }
+      out.push(takeLine(text.slice(start, index)))
+      start = index + 1
+      index = text.indexOf("\n", start)
+    }
+    if (start < text.length) {
+      const rest = start === 0 ? text : text.slice(start)
+      pending.push(rest)
+      pendingChars += rest.length
+      if (pendingChars > maxLineChars) return tooLong(pending.join(""), pendingChars)
+    }
+    return undefined
+  }
+
+  return {
+    push: (bytes, out) => split(decoder.decode(bytes, { stream: true }), out),
+    end: (out) => {
+      const error = split(decoder.decode(), out)
+      if (error !== undefined) return error
+      if (pendingChars > 0) out.push(takeLine(""))
+      return undefined
+    }
+  }
+}
+
+/**
  * Decodes a byte stream as UTF-8 and splits it into lines, in one stream
  * stage (each stage costs a pull per chunk, and on a control request's path
- * every line is a chunk of its own). Pending text is kept as a list of
- * pieces, joined once per line, so a 20 MB line costs one copy rather than
- * one per chunk. `maxLineChars` bounds a single line.
+ * every line is a chunk of its own). `maxLineChars` bounds a single line.
  *
  * A failing source ends the lines (after the last, unterminated one): for a
  * child's stdout, a read error means the pipe is gone, and the exit status
@@ -39,53 +107,12 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
   Stream.pipeThroughChannel(
     self,
     Channel.suspend(() => {
-      const decoder = new TextDecoder()
-      let pending: Array<string> = []
-      let pendingChars = 0
+      const framer = makeFramer(maxLineChars, redactor)
 
-      // Redacted before it is cut for display (a secret cut in two would escape redaction).
-      const tooLong = (sample: string, length: number) =>
-        new ProtocolError({
-          reason: "LineTooLong",
-          line: truncateForDisplay(redactor.redact(sample.slice(0, DISPLAY_CHARS + redactor.longest + 1))),
-          lineLength: length,
-          detail: `a line exceeded the ${maxLineChars} character guard (maxLineChars option)`
-        })
-
-      const takeLine = (tail: string): string => {
-        const line = pending.length === 0 ? tail : pending.join("") + tail
-        pending = []
-        pendingChars = 0
-        return line.endsWith("\r") ? line.slice(0, -1) : line
-      }
-
-      // The lines completed by `text`, or the error of a line past the guard.
-      const split = (text: string, out: Array<string>): ProtocolError | undefined => {
-        let start = 0
-        let index = text.indexOf("\n", start)
-        while (index !== -1) {
-          if (pendingChars + index - start > maxLineChars) {
-            return tooLong(pending.join("") + text.slice(start, index), pendingChars + index - start)
-          }
-          out.push(takeLine(text.slice(start, index)))
-          start = index + 1
-          index = text.indexOf("\n", start)
-        }
-        if (start < text.length) {
-          const rest = start === 0 ? text : text.slice(start)
-          pending.push(rest)
-          pendingChars += rest.length
-          if (pendingChars > maxLineChars) return tooLong(pending.join(""), pendingChars)
-        }
-        return undefined
-      }
-
-      // A last line without a newline still counts: the CLI may die mid-write.
       const end = Channel.suspend(() => {
         const out: Array<string> = []
-        const error = split(decoder.decode(), out)
+        const error = framer.end(out)
         if (error !== undefined) return Channel.fail(error)
-        if (pendingChars > 0) out.push(takeLine(""))
         return out.length > 0 ? Channel.write(Chunk.unsafeFromArray(out)) : Channel.void
       })
 
@@ -100,7 +127,7 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
         onInput: (chunk: Chunk.Chunk<Uint8Array>) => {
           const out: Array<string> = []
           for (const bytes of chunk) {
-            const error = split(decoder.decode(bytes, { stream: true }), out)
+            const error = framer.push(bytes, out)
             if (error !== undefined) return Channel.fail(error)
           }
           return out.length > 0 ? Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), loop) : loop
@@ -111,3 +138,49 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
       return loop
     })
   )
+
+// A failure of the reader's own (a line past the guard, or the consumer's), told apart from the
+// source's: the source's ends the lines.
+class Own<E> {
+  constructor(readonly error: E) {}
+}
+
+/**
+ * The lines of a byte stream, pushed: `onLines` gets each batch of lines as
+ * it is framed, in the caller's fiber, one batch at a time. The same lines,
+ * end and failures as {@link frameLines}, with no stream stage between the
+ * source and `onLines` (the framing runs in the source's consumer).
+ *
+ * @internal
+ */
+export const readLines = <E, R>(
+  self: Stream.Stream<Uint8Array, E, R>,
+  maxLineChars: number,
+  redactor: Redaction.Redactor = Redaction.none
+) =>
+<E2, R2>(
+  onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2, R2>
+): Effect.Effect<void, ProtocolError | E2, R | R2> =>
+  Effect.suspend(() => {
+    const framer = makeFramer(maxLineChars, redactor)
+    const deliver = (out: ReadonlyArray<string>) =>
+      out.length === 0 ? Effect.void : Effect.mapError(onLines(out), (error) => new Own(error))
+    const end = Effect.suspend((): Effect.Effect<void, ProtocolError | E2, R2> => {
+      const out: Array<string> = []
+      const error = framer.end(out)
+      return error !== undefined ? Effect.fail(error) : Effect.mapError(deliver(out), (own) => own.error)
+    })
+    return Stream.runForEachChunk(self, (chunk) => {
+      const out: Array<string> = []
+      for (const bytes of chunk) {
+        const error = framer.push(bytes, out)
+        if (error !== undefined) return Effect.fail(new Own<ProtocolError | E2>(error))
+      }
+      return deliver(out)
+    }).pipe(
+      Effect.matchEffect({
+        onFailure: (error) => error instanceof Own ? Effect.fail(error.error as ProtocolError | E2) : end,
+        onSuccess: () => end
+      })
+    )
+  })

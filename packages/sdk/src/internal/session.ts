@@ -6,14 +6,14 @@
  * @internal
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
-import { identity } from "effect/Function"
+import * as FiberRefs from "effect/FiberRefs"
 import * as HashSet from "effect/HashSet"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
@@ -72,7 +72,7 @@ export interface SessionWiring {
   readonly observe: (message: Protocol.Message) => void
   readonly classifyExit: (status: CliProcess.ExitStatus) => ControlRouter.ExitOutcome
   readonly redact: (text: string) => string
-  readonly parentSpan: () => Tracer.AnySpan
+  readonly parentSpan: () => Tracer.AnySpan | undefined
   readonly logAnnotations: () => Record<string, unknown>
 }
 
@@ -175,11 +175,28 @@ const makeSession = (
   Effect.gen(function*() {
     const settings = env.settings
 
-    const sessionSpan = yield* Effect.makeSpanScoped(Telemetry.spans.session, { kind: "client" })
+    // The session's and its turns' spans, made (as the router's) only when a tracer is installed, and
+    // its turn bookkeeping, kept by plain functions as messages are delivered: no effect per turn.
+    const runtime = yield* Effect.runtime<never>()
+    const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
+    const sessionSpan = InternalTelemetry.startSpan(
+      runtime.fiberRefs,
+      runtime.context,
+      () => Telemetry.spans.session,
+      undefined,
+      "client",
+      () => ({})
+    )
+    if (sessionSpan !== undefined) {
+      yield* Effect.addFinalizer((exit) =>
+        Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
+      )
+    }
     yield* Effect.acquireRelease(
       Metric.incrementBy(Telemetry.liveSessions, 1),
       () => Metric.incrementBy(Telemetry.liveSessions, -1)
     )
+    let turnOpen = false
     let turnSpan: Tracer.Span | undefined
     let turnIndex = 0
     let sessionId: string | undefined
@@ -204,7 +221,7 @@ const makeSession = (
       })
     })
     const pid = cli.pid
-    sessionSpan.attribute(Telemetry.attributes.pid, pid)
+    sessionSpan?.attribute(Telemetry.attributes.pid, pid)
 
     // The stderr sink reads its own bounded buffer, so a slow one never slows the CLI. At close (this finalizer
     // runs after the shutdown's, added below) it gets what the CLI wrote until it exited, within a bound.
@@ -228,34 +245,34 @@ const makeSession = (
       )
     }
 
-    const startTurn = Effect.suspend(() => {
-      if (turnSpan !== undefined) return Effect.void
+    const startTurn = () => {
+      if (turnOpen) return
+      turnOpen = true
       turnIndex++
-      return Effect.map(
-        Effect.makeSpan(Telemetry.spans.turn, {
-          parent: sessionSpan,
-          attributes: { [Telemetry.attributes.turn]: turnIndex }
-        }),
-        (span) => {
-          turnSpan = span
-        }
+      turnSpan = InternalTelemetry.startSpan(
+        runtime.fiberRefs,
+        runtime.context,
+        () => Telemetry.spans.turn,
+        sessionSpan,
+        "internal",
+        () => ({ [Telemetry.attributes.turn]: turnIndex })
       )
-    })
+    }
 
-    const endTurn = (result: Record<string, unknown>) =>
-      Effect.gen(function*() {
-        yield* InternalTelemetry.recordResult(result)
-        const span = turnSpan
-        turnSpan = undefined
-        if (span === undefined) return
-        span.attribute(Telemetry.attributes.resultSubtype, result.subtype)
-        span.attribute(Telemetry.attributes.isError, result.is_error === true)
-        if (typeof result.total_cost_usd === "number") {
-          span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
-        }
-        if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
-        span.end(yield* Clock.currentTimeNanos, Exit.void)
-      })
+    const endTurn = (result: Record<string, unknown>) => {
+      InternalTelemetry.recordResultNow(result, metricLabels)
+      const span = turnSpan
+      turnOpen = false
+      turnSpan = undefined
+      if (span === undefined) return
+      span.attribute(Telemetry.attributes.resultSubtype, result.subtype)
+      span.attribute(Telemetry.attributes.isError, result.is_error === true)
+      if (typeof result.total_cost_usd === "number") {
+        span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
+      }
+      if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
+      InternalTelemetry.endSpan(span, runtime.fiberRefs, Exit.void)
+    }
 
     // Closing mid-turn: interrupt first (the CLI then stops its tools and shells itself), then end stdin.
     yield* Effect.addFinalizer(() =>
@@ -308,31 +325,23 @@ const makeSession = (
     // Messages go to the consumer a chunk at a time (one stream step per chunk, not per message), and a
     // chunk always ends at a turn's result, so that a consumer stopping at the end of a turn
     // (`receiveTurn`, `Stream.takeUntil` on results) leaves the next turn's messages for the next read.
-    const deliver = (
-      taken: ReadonlyArray<Protocol.Message>
-    ): Effect.Effect<Chunk.Chunk<Protocol.Message>> => {
+    // Whether the chunk `deliver` last returned ended a turn (its result delivered or replaced by a failure).
+    let chunkEndedTurn = false
+    const deliver = (taken: ReadonlyArray<Protocol.Message>): Chunk.Chunk<Protocol.Message> => {
       // Mirror frames are for the store, not the consumer.
       let messages = mirror === undefined ? taken : taken.filter((message) => message.type !== "transcript_mirror")
-      let bookkeeping: Array<Effect.Effect<void>> | undefined
-      let mirrorReports: ReadonlyArray<Protocol.Message> = []
+      chunkEndedTurn = false
       for (let i = 0; i < messages.length; i++) {
         const message = messages[i]
         if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
-          if (sessionId !== undefined) sessionSpan.attribute(Telemetry.attributes.sessionId, sessionId)
+          if (sessionId !== undefined) sessionSpan?.attribute(Telemetry.attributes.sessionId, sessionId)
           // Turns the CLI starts by itself (background task notifications) get a span too.
-          bookkeeping ??= []
-          bookkeeping.push(startTurn)
+          startTurn()
         } else if (message.type === "result") {
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
-          bookkeeping ??= []
-          bookkeeping.push(endTurn(message as unknown as Record<string, unknown>))
-          // The turn is in the store before its result is delivered; a batch the store refused is reported first.
-          if (mirror !== undefined) {
-            bookkeeping.push(Effect.map(mirror.flush, (reports) => {
-              mirrorReports = reports
-            }))
-          }
+          endTurn(message as unknown as Record<string, unknown>)
+          chunkEndedTurn = true
           // Without credentials the CLI reports success with `is_error` and a hint meant for a terminal:
           // the turn fails with a typed error that says what is missing, in place of that result.
           const unauthenticated = (message as { is_error?: unknown }).is_error === true &&
@@ -345,45 +354,70 @@ const makeSession = (
           break
         }
       }
-      return bookkeeping === undefined
-        ? Effect.succeed(Chunk.unsafeFromArray(messages))
-        : Effect.map(
-          Effect.forEach(bookkeeping, identity, { discard: true }),
-          () => Chunk.unsafeFromArray(mirrorReports.length === 0 ? messages : [...mirrorReports, ...messages])
-        )
+      return Chunk.unsafeFromArray(messages)
     }
 
-    const pull: Effect.Effect<
-      Chunk.Chunk<Protocol.Message>,
-      Option.Option<CliExitError | ProtocolError | ResultError>
-    > = Effect
-      .suspend(() => {
+    // The next chunk of messages, `undefined` at their end. `turn` bounds the reading to one turn: a
+    // chunk that ends with a result ends it.
+    const pull = (turn: { ended: boolean } | undefined): Effect.Effect<
+      Chunk.Chunk<Protocol.Message> | undefined,
+      CliExitError | ProtocolError | ResultError
+    > =>
+      Effect.suspend(() => {
         if (failure !== undefined) {
           const error = failure
           failure = undefined
-          return Effect.fail(Option.some(error))
+          return Effect.fail(error)
+        }
+        if (turn?.ended === true) return Effect.succeed(undefined)
+        const delivered = (
+          taken: ReadonlyArray<Protocol.Message>
+        ): Effect.Effect<Chunk.Chunk<Protocol.Message> | undefined, CliExitError | ProtocolError | ResultError> => {
+          const chunk = deliver(taken)
+          // The turn is in the store before its result is delivered; a batch the store refused is reported first.
+          if (mirror !== undefined && chunkEndedTurn) {
+            return Effect.flatMap(mirror.flush, (reports) => {
+              const all = reports.length === 0 ? chunk : Chunk.appendAll(Chunk.unsafeFromArray(reports), chunk)
+              return Chunk.isEmpty(all) ? pull(turn) : Effect.succeed(endsTurn(all))
+            })
+          }
+          if (Chunk.isEmpty(chunk)) return pull(turn)
+          return Effect.succeed(endsTurn(chunk))
+        }
+        const endsTurn = (chunk: Chunk.Chunk<Protocol.Message>) => {
+          if (turn !== undefined && Chunk.unsafeLast(chunk).type === "result") turn.ended = true
+          return chunk
         }
         if (leftover.length > 0) {
           const taken = leftover
           leftover = []
-          return deliver(taken)
+          return delivered(taken)
         }
-        return Effect.matchEffect(router.messages.takeAll, {
-          onFailure: (error) => Effect.fail(Option.some(error)),
-          onSuccess: ([taken, done]) =>
-            taken.length > 0
-              ? Effect.flatMap(
-                deliver(Chunk.toReadonlyArray(taken)),
-                (chunk) => Chunk.isEmpty(chunk) ? pull : Effect.succeed(chunk)
-              )
-              : done
-              ? Effect.fail(Option.none())
-              : pull
-        })
+        return Effect.flatMap(router.messages.takeAll, ([taken, done]) =>
+          taken.length > 0
+            ? delivered(Chunk.toReadonlyArray(taken))
+            : done
+            ? Effect.succeed(undefined)
+            : pull(turn))
       })
 
-    const messages: Stream.Stream<Protocol.Message, ClaudeError> = Stream.repeatEffectChunkOption(pull)
-    const receiveTurn = messages.pipe(Stream.takeUntil((message) => message.type === "result"))
+    // A stream over `pull`, one channel step per chunk (no Option per chunk, no stage to cut the turn).
+    const streamOf = (
+      first: Effect.Effect<void, ClaudeError> | undefined,
+      oneTurn: boolean
+    ): Stream.Stream<Protocol.Message, ClaudeError> =>
+      Stream.fromChannel(Channel.suspend(() => {
+        const turn = oneTurn ? { ended: false } : undefined
+        const loop: Channel.Channel<Chunk.Chunk<Protocol.Message>, unknown, ClaudeError, unknown, void, unknown> =
+          Channel.flatMap(
+            Channel.fromEffect(pull(turn)),
+            (chunk) => chunk === undefined ? Channel.void : Channel.zipRight(Channel.write(chunk), loop)
+          )
+        return first === undefined ? loop : Channel.zipRight(Channel.fromEffect(first), loop)
+      }))
+
+    const messages = streamOf(undefined, false)
+    const receiveTurn = streamOf(undefined, true)
 
     const send = (prompt: Prompt) =>
       Effect.suspend(() => {
@@ -393,7 +427,8 @@ const makeSession = (
         if ((input as { shouldQuery?: boolean }).shouldQuery === false) {
           return router.send(input as Protocol.StdinMessage)
         }
-        return Effect.zipRight(startTurn, router.send(input as Protocol.StdinMessage))
+        startTurn()
+        return router.send(input as Protocol.StdinMessage)
       })
 
     const session: Session = {
@@ -401,7 +436,7 @@ const makeSession = (
       initialization,
       sessionId: Effect.sync(() => sessionId),
       send,
-      turn: (prompt) => Stream.unwrap(Effect.as(send(prompt), receiveTurn)),
+      turn: (prompt) => streamOf(send(prompt), true),
       receiveTurn,
       messages,
       endInput: cli.endInput,

@@ -37,22 +37,51 @@ export interface StderrLines {
  *
  * @internal
  */
-export const make: Effect.Effect<StderrLines, never, Scope.Scope> = Effect.gen(function*() {
-  // `null` ends the readers; as the newest item it is never the one a sliding buffer drops.
-  const pubsub = yield* Effect.acquireRelease(
-    PubSub.sliding<string | null>({ capacity: bufferedLines, replay: bufferedLines }),
-    PubSub.shutdown
+export const make: Effect.Effect<StderrLines, never, Scope.Scope> = Effect.suspend(() => {
+  // Until the first reader comes, the lines wait in a plain array (most sessions never read them): the
+  // hub is made then, in the session's scope, and starts with them.
+  let buffered: Array<string> = []
+  let ended = false
+  let hub: PubSub.PubSub<string | null> | undefined
+  const makeHub: Effect.Effect<PubSub.PubSub<string | null>> = Effect.suspend(() =>
+    hub !== undefined ? Effect.succeed(hub) : Effect.flatMap(
+      PubSub.sliding<string | null>({ capacity: bufferedLines, replay: bufferedLines }),
+      (made) => {
+        // Made once: a reader that came meanwhile finds it set.
+        if (hub !== undefined) return Effect.as(PubSub.shutdown(made), hub)
+        hub = made
+        const lines: Array<string | null> = ended ? [...buffered, null] : buffered
+        buffered = []
+        return Effect.as(PubSub.publishAll(made, lines), made)
+      }
+    )
   )
-  const publish = (text: string): Effect.Effect<void> => {
-    const lines = text.split("\n")
-    lines.pop() // after the last newline
-    return Effect.asVoid(PubSub.publishAll(pubsub, lines.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line)))
-  }
-  return {
-    publish,
-    end: Effect.asVoid(PubSub.publish(pubsub, null)),
-    lines: Stream.fromPubSub(pubsub).pipe(Stream.takeWhile((line): line is string => line !== null))
-  }
+  const publish = (text: string): Effect.Effect<void> =>
+    Effect.suspend(() => {
+      const lines = text.split("\n")
+      lines.pop() // after the last newline
+      const clean = lines.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line)
+      if (hub !== undefined) return Effect.asVoid(PubSub.publishAll(hub, clean))
+      for (const line of clean) buffered.push(line)
+      if (buffered.length > bufferedLines) buffered = buffered.slice(-bufferedLines)
+      return Effect.void
+    })
+  // Shut down with the session's scope, where `make` ran: after what was added since (the CLI's shutdown
+  // publishes its last lines first).
+  return Effect.as(
+    Effect.addFinalizer(() => Effect.suspend(() => hub === undefined ? Effect.void : PubSub.shutdown(hub))),
+    {
+      publish,
+      end: Effect.suspend(() => {
+        ended = true
+        return hub !== undefined ? Effect.asVoid(PubSub.publish(hub, null)) : Effect.void
+      }),
+      lines: Stream.unwrap(Effect.map(
+        makeHub,
+        (made) => Stream.fromPubSub(made).pipe(Stream.takeWhile((line): line is string => line !== null))
+      ))
+    }
+  )
 })
 
 /** Lines that have already ended: a session whose CLI process came from the calling context. @internal */

@@ -8,6 +8,7 @@
  *
  * @internal
  */
+import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"
@@ -41,6 +42,30 @@ export const spans = {
 const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 /**
+ * Whether spans made with these `fiberRefs` would be read by anyone: tracing
+ * is on and a tracer other than Effect's own (which exports nowhere) is
+ * installed (an exporter's layer, `Layer.setTracer`).
+ *
+ * @internal
+ */
+export const isTracing = (fiberRefs: FiberRefs.FiberRefs): boolean =>
+  FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled) &&
+  Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Tracer.Tracer) !== nativeTracer
+
+/**
+ * `self` in a span named `name`, when a tracer is installed ({@link isTracing});
+ * `self` alone otherwise (no span is built for nobody to read).
+ *
+ * @internal
+ */
+export const withSpanIfTracing = <A, E, R>(
+  self: Effect.Effect<A, E, R>,
+  name: string,
+  options: () => Tracer.SpanOptions
+): Effect.Effect<A, E, R> =>
+  Effect.withFiberRuntime((fiber) => isTracing(fiber.getFiberRefs()) ? Effect.withSpan(self, name, options()) : self)
+
+/**
  * A span started outside any fiber, as `Effect.withSpan` would start it in a
  * fiber with these `fiberRefs` and `context` (the tracer, its clock, the
  * span annotations; no stack trace); `undefined` when tracing is off. The
@@ -57,12 +82,10 @@ export const startSpan = (
   kind: Tracer.SpanKind,
   attributes: () => Record<string, unknown>
 ): Tracer.Span | undefined => {
-  if (!FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled)) return undefined
+  // Effect's own tracer exports nowhere: a span per request would be built for nobody to read.
+  if (!isTracing(fiberRefs)) return undefined
   const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
   const tracer = Context.get(services, Tracer.Tracer)
-  // Effect's own tracer exports nowhere: a span per request would be built for nobody to read. Spans
-  // are made once a tracer is installed (an exporter's layer, `Layer.setTracer`).
-  if (tracer === nativeTracer) return undefined
   const timing = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
   const span = tracer.span(
     name(),
@@ -259,8 +282,34 @@ export const tokens: Metric.Metric.Counter<number> = Metric.counter("claude_toke
 })
 
 // Tagged metrics are built once per tag combination: building (and hashing) a new key on every
-// decision showed up in the hook round-trip benchmark.
+// decision showed up in the hook round-trip benchmark. `Metric.taggedWithLabels` would still build a
+// new label array per update (the tags joined with the fiber's), which misses the metric's hook cache
+// (keyed by that array) and looks the metric up in the registry, hashing its key, every time: here the
+// joined array is kept per fiber label array (a FiberRef value, stable until it is set), so the
+// untagged metric finds its hook at once.
 const taggedCache = new WeakMap<object, Map<string, unknown>>()
+
+const withLabels = <Type, In, Out>(
+  metric: Metric.Metric<Type, In, Out>,
+  labels: ReadonlyArray<MetricLabel.MetricLabel>
+): Metric.Metric<Type, In, Out> => {
+  const joined = new WeakMap<ReadonlyArray<MetricLabel.MetricLabel>, ReadonlyArray<MetricLabel.MetricLabel>>()
+  const all = (extra: ReadonlyArray<MetricLabel.MetricLabel>): ReadonlyArray<MetricLabel.MetricLabel> => {
+    if (extra.length === 0) return labels
+    let found = joined.get(extra)
+    if (found === undefined) {
+      found = Arr.union(labels, extra)
+      joined.set(extra, found)
+    }
+    return found
+  }
+  return Metric.make(
+    metric.keyType,
+    (input, extra) => metric.unsafeUpdate(input, all(extra)),
+    (extra) => metric.unsafeValue(all(extra)),
+    (input, extra) => metric.unsafeModify(input, all(extra))
+  )
+}
 
 /**
  * `metric` tagged with `tags` (name, value, name, value, ...), built once per tag set.
@@ -281,43 +330,32 @@ export const tagged = <Type, In, Out>(
   if (found === undefined) {
     const labels: Array<MetricLabel.MetricLabel> = []
     for (let i = 0; i + 1 < tags.length; i += 2) labels.push(MetricLabel.make(tags[i], tags[i + 1]))
-    found = Metric.taggedWithLabels(metric, labels)
+    found = withLabels(metric, labels)
     byTags.set(key, found)
   }
   return found
 }
 
-/** @internal */
-export const recordResult = (result: {
+/**
+ * Records a turn's result on the metrics, with the fiber's metric `labels`.
+ *
+ * @internal
+ */
+export const recordResultNow = (result: {
   readonly subtype?: unknown
   readonly is_error?: unknown
   readonly num_turns?: unknown
   readonly total_cost_usd?: unknown
   readonly usage?: unknown
-}): Effect.Effect<void> => {
+}, labels: ReadonlyArray<MetricLabel.MetricLabel>): void => {
   const usage = (result.usage ?? {}) as Record<string, unknown>
   const number = (value: unknown) => typeof value === "number" && Number.isFinite(value) ? value : 0
-  return Effect.all([
-    Metric.increment(
-      tagged(
-        results,
-        "subtype",
-        String(result.subtype ?? "unknown"),
-        "is_error",
-        String(result.is_error === true)
-      )
-    ),
-    Metric.incrementBy(modelTurns, number(result.num_turns)),
-    Metric.incrementBy(costUsd, number(result.total_cost_usd)),
-    Metric.incrementBy(tagged(tokens, "type", "input"), number(usage.input_tokens)),
-    Metric.incrementBy(tagged(tokens, "type", "output"), number(usage.output_tokens)),
-    Metric.incrementBy(
-      tagged(tokens, "type", "cache_read"),
-      number(usage.cache_read_input_tokens)
-    ),
-    Metric.incrementBy(
-      tagged(tokens, "type", "cache_creation"),
-      number(usage.cache_creation_input_tokens)
-    )
-  ], { discard: true })
+  tagged(results, "subtype", String(result.subtype ?? "unknown"), "is_error", String(result.is_error === true))
+    .unsafeUpdate(1, labels)
+  modelTurns.unsafeUpdate(number(result.num_turns), labels)
+  costUsd.unsafeUpdate(number(result.total_cost_usd), labels)
+  tagged(tokens, "type", "input").unsafeUpdate(number(usage.input_tokens), labels)
+  tagged(tokens, "type", "output").unsafeUpdate(number(usage.output_tokens), labels)
+  tagged(tokens, "type", "cache_read").unsafeUpdate(number(usage.cache_read_input_tokens), labels)
+  tagged(tokens, "type", "cache_creation").unsafeUpdate(number(usage.cache_creation_input_tokens), labels)
 }
