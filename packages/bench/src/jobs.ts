@@ -39,6 +39,7 @@ export type Scenario =
   | "stop-session"
   | "stop-break"
   | "stop-abort"
+  | "claim"
 
 /**
  * One run of one scenario by one SDK, in its own process.

@@ -9,7 +9,7 @@
  * ```sh
  * pnpm bench                      # full: 5 runs (row 6: 3), full sizes; writes packages/bench/RESULTS.md
  * pnpm bench --quick              # 1 run, small sizes
- * pnpm bench --only 2,4,decode    # some rows (1-7, decode, hookcmd, import)
+ * pnpm bench --only 2,4,decode    # some rows (1-8, decode, hookcmd, import)
  * pnpm bench --runs 5 --only 6    # override runs (for every row); --no-write: print only
  * pnpm bench --only 2 --profile hooks   # also write CPU profiles of the workers (see profile.ts)
  * ```
@@ -29,6 +29,7 @@ import type { Sdk } from "./jobs.js"
 import { killProcessesUnder } from "./procs.js"
 import { failures, type Line, markdownTable } from "./report.js"
 import { type Context, type Outcome, recordReplay, runJob, runSpec } from "./runner.js"
+import { PARK_MILLIS } from "./sdk/common.js"
 import { formatNumber, median, percentile } from "./stats.js"
 import { rows } from "./suite.js"
 
@@ -188,7 +189,14 @@ const methodNotes = (quick: boolean): Array<string> => [
   "SIGTERM. Ours: `session.interrupt`, closing the session's scope, a stream that stops reading " +
   "(`Stream.takeUntil`), `Fiber.interrupt` of the consumer. Official: `interrupt()`, `close()`, `break` out of " +
   "`for await`, `AbortController.abort()`. Leftovers: live processes whose cwd is the session's, 300 ms after the " +
-  "CLI exited."
+  "CLI exited.",
+  "Row 8: ours keeps a `SessionPool` of one (spawned and initialized) and claims it with `SessionPool.query`; the " +
+  "official SDK parks a spare with `prewarm()` and claims it with `spare.claim({ prompt, options: { cwd } })`; raw " +
+  `spawns the CLI and waits for its initialize answer. Each is left parked ${PARK_MILLIS} ms, then timed from ` +
+  "the claim (raw: the prompt's write). The first message differs: `system/session_state_changed` (ours, raw: the " +
+  "CLI saying it is running the prompt) and `system/ui_invalidate` (official: the CLI's answer to its claim_session " +
+  "request, before the prompt runs); system/init and the result are the same messages for all three. The first " +
+  "line's target is absolute: at most 5 ms."
 ]
 
 const main = async () => {

@@ -50,6 +50,7 @@ export const scriptFor = (
 ): ReadonlyArray<ScriptedModel.Step> => {
   switch (scenario) {
     case "cold":
+    case "claim":
     case "large-input":
       return [ScriptedModel.rule(() => ScriptedModel.text("Hello from the scripted model."))]
     case "hooks":

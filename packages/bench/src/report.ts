@@ -30,7 +30,8 @@ export interface Line {
   readonly rawIsFloor?: boolean | undefined
   /**
    * The line's own target (issue "Performance"), in place of the default (ours ≤ official within 5%, ours ≤ 2×
-   * raw): ours/official cost ratio at most `ratio`, or ours at most official + `plus` (e.g. 10 MB of RSS).
+   * raw): ours/official cost ratio at most `ratio`, or ours at most official + `plus` (e.g. 10 MB of RSS), or ours
+   * at most `atMost` whatever the others do (an absolute bound, e.g. 5 ms).
    */
   readonly target?: Target | undefined
 }
@@ -39,7 +40,7 @@ export interface Line {
  * @since 0.1.0
  * @category Models
  */
-export type Target = { readonly ratio: number } | { readonly plus: number }
+export type Target = { readonly ratio: number } | { readonly plus: number } | { readonly atMost: number }
 
 /**
  * The same line with a target.
@@ -59,6 +60,7 @@ export const describeTarget = (line: Line): string => {
   const target = line.target
   if (target === undefined) return ""
   if ("plus" in target) return `≤ official + ${target.plus}`
+  if ("atMost" in target) return `≤ ${target.atMost}`
   return line.better === "higher" ? `≥ ${(1 / target.ratio).toFixed(2)}×` : `≤ ${target.ratio}×`
 }
 
@@ -172,6 +174,10 @@ const verdict = (line: Line): string => {
   const vsRaw = costRatio(line, "ours", "raw")
   const target = line.target
   if (target !== undefined) {
+    if ("atMost" in target) {
+      const ours = line.values.ours
+      return ours !== undefined && Number.isFinite(ours) && ours <= target.atMost ? "✓" : "✗"
+    }
     if ("plus" in target) {
       const ours = line.values.ours
       const official = line.values.official

@@ -417,6 +417,19 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           (r) => r.metrics.abortLeftovers === 0
         )
       ]
+    },
+    {
+      id: "8",
+      title: "prewarmed session: a pool of one (ours), prewarm() (official), an initialized CLI (raw); claim, one turn",
+      specs: [{ key: "claim", scenario: "claim", params: {}, timeoutMillis: 60_000 }],
+      lines: (o) => [
+        withTarget(medianLine(o, "claim", "8 prewarm", "claimed → first message (ms)", "lower", m("first")), {
+          atMost: 5
+        }),
+        medianLine(o, "claim", "8 prewarm", "claimed → system/init (ms)", "lower", m("init")),
+        medianLine(o, "claim", "8 prewarm", "claimed → result (ms)", "lower", m("result")),
+        medianLine(o, "claim", "8 prewarm", "start → ready to claim (ms)", "lower", m("ready"))
+      ]
     }
   ]
 }

@@ -36,10 +36,12 @@ import * as InternalElicitation from "./internal/elicitation.js"
 import * as InternalMcpServer from "./internal/mcpServer.js"
 import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
+import * as SessionStoreResume from "./internal/sessionStoreResume.js"
 import * as StderrLines from "./internal/stderrLines.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
+import { SessionStore } from "./SessionStore.js"
 import * as StructuredOutput from "./StructuredOutput.js"
 import * as UserDialog from "./UserDialog.js"
 
@@ -110,9 +112,16 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
         : options.executable !== undefined && options.executable !== defaults.executable
         ? yield* CliLocator.locate({ executable: options.executable }).pipe(Effect.provide(context))
         : yield* locate
-      return yield* InternalSession.make(yield* sessionEnvironment(executable, options)).pipe(
-        Effect.provide(context)
-      )
+      // A session store in the calling context: the transcript is mirrored to it, and resumed from it.
+      const store = yield* Effect.serviceOption(SessionStore)
+      if (Option.isNone(store)) {
+        return yield* InternalSession.make(yield* sessionEnvironment(executable, options)).pipe(
+          Effect.provide(context)
+        )
+      }
+      const attached = yield* SessionStoreResume.attach(store.value, options).pipe(Effect.provide(context))
+      const environment = yield* sessionEnvironment(executable, attached.options)
+      return yield* InternalSession.make({ ...environment, mirror: attached.mirror }).pipe(Effect.provide(context))
     })
   return ClaudeCode.of({ defaults, startSession })
 })
@@ -263,15 +272,28 @@ export const layerConfig = (
 export const session = (
   options?: ClaudeOptions.OptionsInput
 ): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
+  Effect.flatMap(ClaudeCode, (service) => Effect.flatMap(resolveOptions(options), service.startSession))
+
+/**
+ * The options a session opened here with `options` starts from: the layer's
+ * defaults with `options` over them, decoded and checked (also against the
+ * permission gate in context, if any). Fails with an `OptionsError` naming
+ * every problem; nothing is spawned.
+ *
+ * @since 0.1.0
+ * @category Sessions
+ */
+export const resolveOptions = (
+  options?: ClaudeOptions.OptionsInput
+): Effect.Effect<ClaudeOptions.Options, OptionsError, ClaudeCode> =>
   Effect.gen(function*() {
     const service = yield* ClaudeCode
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     // Each layer of options is decoded alone; the checks across options run on the merged result.
-    const resolved = yield* ClaudeOptions.validate(
+    return yield* ClaudeOptions.validate(
       ClaudeOptions.merge(service.defaults, yield* ClaudeOptions.decodePartial(options ?? {})),
       { permissionPromptTool: Option.isSome(gate) }
     )
-    return yield* service.startSession(resolved)
   })
 
 /**
@@ -287,20 +309,7 @@ export const query = (
   prompt: Prompt | Stream.Stream<Prompt, ClaudeError>,
   options?: ClaudeOptions.OptionsInput
 ): Stream.Stream<Protocol.Message, ClaudeError, ClaudeCode> =>
-  Stream.unwrapScoped(
-    Effect.gen(function*() {
-      const opened = yield* session(options)
-      if (typeof prompt === "object" && Stream.StreamTypeId in prompt) {
-        // The input ends when the prompt stream does; the CLI then finishes its work and exits.
-        const writer = (prompt as Stream.Stream<Prompt, ClaudeError>).pipe(
-          Stream.runForEach(opened.send),
-          Effect.ensuring(opened.endInput)
-        )
-        return Stream.merge(opened.messages, Stream.execute(writer))
-      }
-      return opened.turn(prompt as Prompt)
-    })
-  )
+  Stream.unwrapScoped(Effect.map(session(options), (opened) => InternalSession.query(opened, prompt)))
 
 /**
  * Runs one prompt like {@link query} and returns its `result` message. A

@@ -24,6 +24,8 @@ export {
   OptionsError,
   ProtocolError,
   ResultError,
+  SessionPoolError,
+  SessionStoreError,
   StructuredOutputError,
   TypeId
 } from "./internal/claudeError.js"

@@ -162,6 +162,22 @@ export * as SessionHistory from "./SessionHistory.js"
 export * as Session from "./Session.js"
 
 /**
+ * Prewarmed sessions: CLI processes kept spawned and initialized, handed out
+ * when a session is claimed.
+ *
+ * @since 0.1.0
+ */
+export * as SessionPool from "./SessionPool.js"
+
+/**
+ * Where session transcripts live beyond one machine: the official SDK's `sessionStore` adapter as an
+ * Effect service; sessions mirror their transcripts to it and resume from it.
+ *
+ * @since 0.1.0
+ */
+export * as SessionStore from "./SessionStore.js"
+
+/**
  * Structured output from an Effect Schema: the JSON Schema the CLI is given,
  * and the decoding of the answer.
  *

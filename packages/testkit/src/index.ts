@@ -52,3 +52,11 @@ export * as ScriptFile from "./ScriptFile.js"
  * @since 0.1.0
  */
 export * as FakeCli from "./FakeCli.js"
+
+/**
+ * A throwaway PostgreSQL server for tests, from the machine's own binaries,
+ * on 127.0.0.1 and a free port, stopped and removed with its scope.
+ *
+ * @since 0.1.0
+ */
+export * as PostgresServer from "./PostgresServer.js"

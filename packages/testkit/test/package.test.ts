@@ -19,6 +19,7 @@ describe("@claude-effect/testkit package", () => {
       "Arbitraries",
       "FakeCli",
       "HookTest",
+      "PostgresServer",
       "ScriptFile",
       "ScriptedModel",
       "ToolInputs"

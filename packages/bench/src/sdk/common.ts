@@ -36,6 +36,9 @@ export const toolUses = (m: any): number =>
  */
 export class Marks {
   readonly t0 = now()
+  first = Number.NaN
+  /** The type (and subtype) of the first message. */
+  firstType = ""
   init = Number.NaN
   firstAssistant = Number.NaN
   firstToolUse = Number.NaN
@@ -48,6 +51,10 @@ export class Marks {
 
   see(m: any): void {
     const t = now() - this.t0
+    if (this.messages === 0) {
+      this.first = t
+      this.firstType = m?.subtype !== undefined ? `${m?.type}/${m.subtype}` : String(m?.type)
+    }
     this.messages++
     if (!Number.isNaN(this.firstDelta)) this.messagesSinceFirstDelta++
     switch (m?.type) {
@@ -144,6 +151,14 @@ export const awaitCliPid = (timeoutMillis = 10_000): Promise<number | undefined>
     }
     poll()
   })
+
+/**
+ * How long a prewarmed process is left parked before the claim, so that what
+ * the CLI does right after its start-up is over.
+ *
+ * @since 0.1.0
+ */
+export const PARK_MILLIS = 300
 
 /**
  * The prompt of every scenario (the scripted model ignores it).

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { type Options, type Query, query, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk"
+import { type Options, prewarm, type Query, query, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk"
 import { EventEmitter } from "node:events"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -12,7 +12,7 @@ import type { Readable, Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitProcessNamed, processesUnder } from "../procs.js"
-import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PROMPT } from "./common.js"
+import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
 /** A prompt stream fed by hand: the official SDK's streaming-input mode. */
@@ -324,6 +324,25 @@ const stopAbort = async (job: Job): Promise<ScenarioOutput> => {
   }
 }
 
+// A spare from `prewarm()` (the official way to have a process ready before the session is known); then
+// `claim()` with the job's folder and the prompt, timed from the claim.
+const claim = async (job: Job): Promise<ScenarioOutput> => {
+  const started = now()
+  const { cwd: _cwd, ...options } = base(job)
+  const spare = await prewarm({ options })
+  const ready = now() - started
+  await new Promise((resolve) => setTimeout(resolve, PARK_MILLIS))
+  const marks = new Marks()
+  const q = spare.claim({ prompt: PROMPT, options: { cwd: job.cwd } })
+  spare.claimed.catch(() => {})
+  await drain(q, (m) => marks.see(m))
+  const claimed = await spare.claimed.then(() => "claimed", (error) => `claim refused: ${String(error)}`)
+  return {
+    metrics: { ready, first: marks.first, init: marks.init, result: marks.result },
+    notes: [`first message: ${marks.firstType}; ${claimed}`]
+  }
+}
+
 /**
  * @since 0.1.0
  * @category Scenarios
@@ -339,5 +358,6 @@ export const run: (job: Job) => Promise<ScenarioOutput> = runFrom("the official 
   concurrency,
   "stop-session": stopSession,
   "stop-break": stopBreak,
-  "stop-abort": stopAbort
+  "stop-abort": stopAbort,
+  claim
 })

@@ -13,7 +13,8 @@ import {
   HookResult,
   PermissionGate,
   PermissionResult,
-  Protocol
+  Protocol,
+  SessionPool
 } from "@claude-effect/sdk"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
@@ -37,7 +38,7 @@ import type { Readable, Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitProcessNamed, processesUnder } from "../procs.js"
-import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PROMPT } from "./common.js"
+import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { probe } from "./oursProbe.js"
 import { fakeCliPipes, loadReplay, pingPongPipes, replayChunks } from "./replayFeed.js"
 
@@ -373,6 +374,25 @@ const stopAbort = (job: Job) =>
     }
   }).pipe(Effect.provide(gate))
 
+// A pool of one, full; then the claim and its turn, timed from the claim.
+const claim = (_job: Job) =>
+  Effect.gen(function*() {
+    const started = now()
+    const pool = yield* SessionPool.make({ size: 1 })
+    yield* pool.changes.pipe(Stream.filter((status) => status.ready.length === 1), Stream.runHead)
+    const ready = now() - started
+    yield* Effect.sleep(PARK_MILLIS)
+    const marks = new Marks()
+    yield* SessionPool.query(PROMPT).pipe(
+      Stream.runForEach(see(marks)),
+      Effect.provideService(SessionPool.SessionPool, pool)
+    )
+    return {
+      metrics: { ready, first: marks.first, init: marks.init, result: marks.result },
+      notes: [`first message: ${marks.firstType}`]
+    }
+  }).pipe(Effect.scoped)
+
 const scenarios: Record<Job["scenario"], (job: Job) => Effect.Effect<ScenarioOutput, unknown, ClaudeCode.ClaudeCode>> =
   {
     cold,
@@ -387,7 +407,8 @@ const scenarios: Record<Job["scenario"], (job: Job) => Effect.Effect<ScenarioOut
     concurrency,
     "stop-session": stopSession,
     "stop-break": stopBreak,
-    "stop-abort": stopAbort
+    "stop-abort": stopAbort,
+    claim
   }
 
 /**

@@ -9,7 +9,7 @@ import type { Readable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitProcessNamed, isAlive, processesUnder } from "../procs.js"
-import { isResult, isTextDelta, LargeChecks, Marks, now, PROMPT } from "./common.js"
+import { isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { answerOf, eachLine, RawCli, type RawCliOptions } from "./rawCli.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
@@ -232,6 +232,31 @@ const stopAbort = async (job: Job): Promise<ScenarioOutput> => {
   }
 }
 
+// The floor of a prewarmed claim: spawn, initialize, park; then write the prompt, timed from the write.
+const claim = async (job: Job): Promise<ScenarioOutput> => {
+  const started = now()
+  let marks: Marks | undefined = undefined
+  let initialized: () => void = () => {}
+  const ready = new Promise<void>((resolve) => (initialized = resolve))
+  const cli = open(job, {
+    onLine: (line) => {
+      if (line.includes("\"control_response\"") && line.includes("\"request_id\":\"init\"")) initialized()
+    },
+    onMessage: (m) => marks?.see(m)
+  })
+  await ready
+  const readyMillis = now() - started
+  await new Promise((resolve) => setTimeout(resolve, PARK_MILLIS))
+  marks = new Marks()
+  await turn(cli, PROMPT)
+  cli.endInput()
+  await cli.exited
+  return {
+    metrics: { ready: readyMillis, first: marks.first, init: marks.init, result: marks.result },
+    notes: [`first message: ${marks.firstType}`]
+  }
+}
+
 /**
  * @since 0.1.0
  * @category Scenarios
@@ -247,5 +272,6 @@ export const run: (job: Job) => Promise<ScenarioOutput> = runFrom("raw", {
   concurrency,
   "stop-session": stopSession,
   "stop-break": stopBreak,
-  "stop-abort": stopAbort
+  "stop-abort": stopAbort,
+  claim
 })

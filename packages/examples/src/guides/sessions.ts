@@ -8,6 +8,12 @@ import { ClaudeCode } from "@claude-effect/sdk"
 import { Console, Effect, Fiber, Logger, LogLevel, Stream } from "effect"
 // #endregion
 
+// #region pool-imports
+import { HookLayer, HookResult, PermissionGate, PermissionResult, SessionPool } from "@claude-effect/sdk"
+import { NodeContext } from "@effect/platform-node"
+import { Layer } from "effect"
+// #endregion
+
 // #region turns
 const conversation = Effect.scoped(
   Effect.gen(function*() {
@@ -103,4 +109,47 @@ const logged = ClaudeCode.query("Hi", { stderr: Effect.logDebug }).pipe(
 const verbatim = ClaudeCode.query(`Summarize this ticket: ${"@billing /refund all"}`, { verbatimPrompts: true })
 // #endregion
 
-export { batch, conversation, diagnosed, firehose, impatient, logged, tuned, verbatim }
+// #region pool
+// Two processes for this folder, spawned and initialized ahead of time; each claim takes one and starts its
+// replacement. The pool's hooks and gate are those of the layers it is built with.
+const Pool = SessionPool.layer({ size: 2, options: { cwd: "/srv/project" } }).pipe(
+  Layer.provide(Layer.mergeAll(
+    PermissionGate.layer((request) =>
+      Effect.succeed(
+        request.tool_name === "Bash" ? PermissionResult.deny("read only") : PermissionResult.allow()
+      )
+    ),
+    HookLayer.postToolUse((input) => Effect.as(Console.log(`ran ${input.tool_name}`), HookResult.empty))
+  )),
+  Layer.provide(ClaudeCode.layer())
+)
+
+// One prompt on a claimed process: gone when the stream ends, like ClaudeCode.query.
+const answer = SessionPool.query("Summarize README.md in one line.").pipe(
+  Stream.filter((message) => message.type === "result"),
+  Stream.runForEach((message) => Console.log(message))
+)
+
+// A multi-turn session from the pool, with a model chosen at the claim.
+const chat = Effect.scoped(
+  Effect.gen(function*() {
+    const session = yield* SessionPool.session({ model: "opus" })
+    yield* session.turn("What does this project do?").pipe(Stream.runDrain)
+    yield* session.turn("And how is it tested?").pipe(Stream.runDrain)
+  })
+)
+
+// Run with NodeRuntime.runMain: the pool's processes are shut down when the program ends.
+const main = Effect.zipRight(answer, chat).pipe(Effect.provide(Pool), Effect.provide(NodeContext.layer))
+// #endregion
+
+// #region pool-status
+// What the pool holds: the pids of the ready processes, the warm-ups under way, the last warm-up failure.
+const health = Effect.gen(function*() {
+  const pool = yield* SessionPool.SessionPool
+  const status = yield* pool.status
+  yield* Console.log(`${status.ready.length}/${status.size} ready, ${status.warming} warming`)
+})
+// #endregion
+
+export { batch, conversation, diagnosed, firehose, health, impatient, logged, main, tuned, verbatim }

@@ -384,6 +384,76 @@ const json = (value: unknown): string => {
 }
 
 /**
+ * A session store (the `SessionStore` service: where transcripts are
+ * mirrored and resumed from) could not do what was asked.
+ *
+ * - `InvalidKey`: a session key the store cannot hold (empty, or a path
+ *   that would leave its place: `/`, `..`); `detail` names the field.
+ * - `InvalidEntry`: an entry that is not a transcript line (no string
+ *   `type`, not JSON).
+ * - `TooLarge`: an entry over the store's size limit; `detail` gives both.
+ * - `Unavailable`: the storage behind the store failed (a database that
+ *   cannot be reached, a query that failed); `cause` is its error. A
+ *   mirror batch that failed this way is kept and sent again at the next
+ *   turn's end.
+ * - `Timeout`: the store did not answer in time.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@claude-effect/sdk/SessionStoreError")(
+  "SessionStoreError",
+  {
+    reason: Schema.Literal("InvalidKey", "InvalidEntry", "TooLarge", "Unavailable", "Timeout"),
+    operation: Schema.Literal("append", "load", "listSessions", "delete", "listSubkeys"),
+    detail: Schema.String,
+    cause: Schema.optional(Schema.Defect)
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `The session store could not ${this.operation} (${this.reason}): ${this.detail}`
+  }
+}
+
+/**
+ * A session pool could not hand out a session. `Closed`: the pool's scope has
+ * ended. `HandlersMismatch`: the claiming context provides a permission gate
+ * or hook layers that the pool's sessions were not started with — a pooled
+ * session's handlers are those of the pool's context, fixed when its process
+ * was spawned and initialized, so they cannot be the claimer's.
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export class SessionPoolError extends Schema.TaggedError<SessionPoolError>("@claude-effect/sdk/SessionPoolError")(
+  "SessionPoolError",
+  {
+    reason: Schema.Literal("Closed", "HandlersMismatch"),
+    detail: Schema.String
+  }
+) {
+  /**
+   * @since 0.1.0
+   */
+  readonly [TypeId]: TypeId = TypeId
+
+  /**
+   * @since 0.1.0
+   */
+  override get message(): string {
+    return `The session pool cannot hand out a session (${this.reason}): ${this.detail}`
+  }
+}
+
+/**
  * Every error of the SDK.
  *
  * @since 0.1.0
@@ -399,6 +469,8 @@ export type ClaudeError =
   | OptionsError
   | ResultError
   | StructuredOutputError
+  | SessionStoreError
+  | SessionPoolError
 
 /**
  * @since 0.1.0
@@ -414,7 +486,9 @@ export const ClaudeError: Schema.Union<
     typeof InitializeError,
     typeof OptionsError,
     typeof ResultError,
-    typeof StructuredOutputError
+    typeof StructuredOutputError,
+    typeof SessionStoreError,
+    typeof SessionPoolError
   ]
 > = Schema.Union(
   CliNotFoundError,
@@ -425,5 +499,7 @@ export const ClaudeError: Schema.Union<
   InitializeError,
   OptionsError,
   ResultError,
-  StructuredOutputError
+  StructuredOutputError,
+  SessionStoreError,
+  SessionPoolError
 )

@@ -33,6 +33,7 @@ import type { SessionServers } from "./mcpServer.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
+import type * as SessionStoreMirror from "./sessionStoreMirror.js"
 import * as Telemetry from "./telemetry.js"
 import * as InternalTelemetry from "./telemetry.js"
 
@@ -56,6 +57,8 @@ export interface SessionEnvironment {
   readonly services: (
     wiring: SessionWiring
   ) => Effect.Effect<SessionServices, CliExitError, CommandExecutor.CommandExecutor | Scope.Scope>
+  /** Takes the CLI's `transcript_mirror` frames to the session store, when there is one. */
+  readonly mirror?: SessionStoreMirror.Mirror | undefined
 }
 
 /**
@@ -199,9 +202,15 @@ const makeSession = (
     let sessionId: string | undefined
     const turns = makeTurnTracker()
     const turnInFlight = turns.inFlight
+    const mirror = env.mirror
+    // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
+    if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
 
     const { cli, hooks, router, stderr } = yield* env.services({
-      observe: turns.observe,
+      observe: mirror === undefined ? turns.observe : (message) => {
+        turns.observe(message)
+        mirror.observe(message)
+      },
       classifyExit: turns.classifyExit,
       redact: redactor.redact,
       parentSpan: () => turnSpan ?? sessionSpan,
@@ -316,8 +325,12 @@ const makeSession = (
     // Messages go to the consumer a chunk at a time (one stream step per chunk, not per message), and a
     // chunk always ends at a turn's result, so that a consumer stopping at the end of a turn
     // (`receiveTurn`, `Stream.takeUntil` on results) leaves the next turn's messages for the next read.
+    // Whether the chunk `deliver` last returned ended a turn (its result delivered or replaced by a failure).
+    let chunkEndedTurn = false
     const deliver = (taken: ReadonlyArray<Protocol.Message>): Chunk.Chunk<Protocol.Message> => {
-      let messages = taken
+      // Mirror frames are for the store, not the consumer.
+      let messages = mirror === undefined ? taken : taken.filter((message) => message.type !== "transcript_mirror")
+      chunkEndedTurn = false
       for (let i = 0; i < messages.length; i++) {
         const message = messages[i]
         if (message.type === "system" && (message as { subtype?: string }).subtype === "init") {
@@ -328,6 +341,7 @@ const makeSession = (
         } else if (message.type === "result") {
           sessionId = (message as { session_id?: string }).session_id ?? sessionId
           endTurn(message as unknown as Record<string, unknown>)
+          chunkEndedTurn = true
           // Without credentials the CLI reports success with `is_error` and a hint meant for a terminal:
           // the turn fails with a typed error that says what is missing, in place of that result.
           const unauthenticated = (message as { is_error?: unknown }).is_error === true &&
@@ -356,11 +370,23 @@ const makeSession = (
           return Effect.fail(error)
         }
         if (turn?.ended === true) return Effect.succeed(undefined)
-        const delivered = (taken: ReadonlyArray<Protocol.Message>) => {
+        const delivered = (
+          taken: ReadonlyArray<Protocol.Message>
+        ): Effect.Effect<Chunk.Chunk<Protocol.Message> | undefined, CliExitError | ProtocolError | ResultError> => {
           const chunk = deliver(taken)
+          // The turn is in the store before its result is delivered; a batch the store refused is reported first.
+          if (mirror !== undefined && chunkEndedTurn) {
+            return Effect.flatMap(mirror.flush, (reports) => {
+              const all = reports.length === 0 ? chunk : Chunk.appendAll(Chunk.unsafeFromArray(reports), chunk)
+              return Chunk.isEmpty(all) ? pull(turn) : Effect.succeed(endsTurn(all))
+            })
+          }
           if (Chunk.isEmpty(chunk)) return pull(turn)
+          return Effect.succeed(endsTurn(chunk))
+        }
+        const endsTurn = (chunk: Chunk.Chunk<Protocol.Message>) => {
           if (turn !== undefined && Chunk.unsafeLast(chunk).type === "result") turn.ended = true
-          return Effect.succeed(chunk)
+          return chunk
         }
         if (leftover.length > 0) {
           const taken = leftover
@@ -405,7 +431,7 @@ const makeSession = (
         return router.send(input as Protocol.StdinMessage)
       })
 
-    return {
+    const session: Session = {
       pid: cli.pid,
       initialization,
       sessionId: Effect.sync(() => sessionId),
@@ -416,8 +442,38 @@ const makeSession = (
       endInput: cli.endInput,
       stderr,
       ...SessionControl.make(router, initialization, env.mcp)
-    } satisfies Session
+    }
+    processExits.set(session, cli.awaitExit)
+    return session
   })
+
+/**
+ * Each session's wait for its CLI process to exit, for the session pool, which replaces a pooled session whose
+ * process dies while it waits to be claimed (a consumer of the session learns it from the message stream).
+ *
+ * @internal
+ */
+export const processExits = new WeakMap<Session, Effect.Effect<CliProcess.ExitStatus>>()
+
+/**
+ * A query on an open session: with a text prompt, its turn up to the `result`; with a stream of prompts, every
+ * message until the input has ended (the CLI then finishes its work and exits).
+ *
+ * @internal
+ */
+export const query = (
+  session: Session,
+  prompt: Prompt | Stream.Stream<Prompt, ClaudeError>
+): Stream.Stream<Protocol.Message, ClaudeError> => {
+  if (typeof prompt === "object" && Stream.StreamTypeId in prompt) {
+    const writer = (prompt as Stream.Stream<Prompt, ClaudeError>).pipe(
+      Stream.runForEach(session.send),
+      Effect.ensuring(session.endInput)
+    )
+    return Stream.merge(session.messages, Stream.execute(writer))
+  }
+  return session.turn(prompt as Prompt)
+}
 
 const notAuthenticated = (result: Protocol.Message): ResultError => {
   const fields = result as { readonly session_id?: unknown; readonly result?: unknown }

@@ -1,0 +1,130 @@
+/**
+ * A Claude Code session as an `@effect/cluster` entity: one
+ * `ClaudeCode.session` per entity id, on the runner that holds its shard.
+ *
+ * ```ts
+ * const client = yield* ClaudeSession.client
+ * const messages = yield* client("user-42").Prompt({ promptId: "p-1", prompt: "Run the tests" })
+ * ```
+ *
+ * - `Prompt` sends a prompt and answers that turn's messages, up to its
+ *   `result`. Prompts are persisted messages: a prompt whose turn never
+ *   finished (its runner died) is delivered again, to the runner that takes
+ *   the shard over, and runs there on the session resumed from the
+ *   `SessionStore`. Its `promptId` is its identity: the same id sent twice
+ *   runs once. `PromptStream` streams a turn live, without that guarantee.
+ * - `Interrupt`, `SetPermissionMode`, `SetModel` act on the live session;
+ *   `Close` closes it (the next prompt resumes it).
+ *
+ * Each entity's session id is its entity id when that is a UUID, else a
+ * UUID derived from it ({@link sessionIdOf}), so the transcript of an
+ * entity is found in the store from any runner. A session is closed after
+ * `maxIdleTime` without messages (default 5 minutes), and when its runner
+ * shuts down.
+ *
+ * The runner's hook layers, permission gate and session store are the ones
+ * in the context of {@link layer}: a policy is deployed once per runner.
+ *
+ * @since 0.1.0
+ */
+import type { ClaudeCode, ClaudeOptions, SessionStore } from "@claude-effect/sdk"
+import type { Sharding } from "@effect/cluster/Sharding"
+import type * as Duration from "effect/Duration"
+import type * as Layer from "effect/Layer"
+import * as internal from "./internal/claudeSession.js"
+
+/**
+ * Sends a prompt; answers the turn's messages, up to its `result`. A
+ * persisted message whose primary key is its `promptId`: it survives its
+ * runner, and the same id sent twice runs once.
+ *
+ * @since 0.1.0
+ * @category Rpcs
+ */
+export const Prompt = internal.Prompt
+
+/**
+ * Sends a prompt and streams the turn's messages as they come, up to its
+ * `result`. Not persisted: if its runner dies the stream fails (use `Prompt`
+ * for a turn that must survive). Durable streams wait for `@effect/cluster`
+ * 0.60.2's SQL storage to read stream replies back (it reads a stored chunk as
+ * an exit: `Number(null) === 0` in `SqlMessageStorage`).
+ *
+ * @since 0.1.0
+ * @category Rpcs
+ */
+export const PromptStream = internal.PromptStream
+
+/**
+ * Interrupts the running turn, if any.
+ *
+ * @since 0.1.0
+ * @category Rpcs
+ */
+export const Interrupt = internal.Interrupt
+
+/**
+ * @since 0.1.0
+ * @category Rpcs
+ */
+export const SetPermissionMode = internal.SetPermissionMode
+
+/**
+ * @since 0.1.0
+ * @category Rpcs
+ */
+export const SetModel = internal.SetModel
+
+/**
+ * Closes the session (gracefully); the next prompt resumes it from the store.
+ *
+ * @since 0.1.0
+ * @category Rpcs
+ */
+export const Close = internal.Close
+
+/**
+ * @since 0.1.0
+ * @category Entities
+ */
+export const ClaudeSession = internal.ClaudeSession
+
+/**
+ * A client for the entities: `(entityId) => ({ Prompt, Interrupt, ... })`.
+ *
+ * @since 0.1.0
+ * @category Clients
+ */
+export const client = ClaudeSession.client
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Options {
+  /** The session options of an entity (its working directory, model, tools, ...); the same for all by default. */
+  readonly options?: ClaudeOptions.OptionsInput | ((entityId: string) => ClaudeOptions.OptionsInput) | undefined
+  /** How long a session stays open without messages (default 5 minutes). */
+  readonly maxIdleTime?: Duration.DurationInput | undefined
+}
+
+/**
+ * Registers the entity on this runner. The runner's `ClaudeCode`, its
+ * `SessionStore`, the hook layers and the permission gate in context are
+ * every session's.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layer: (
+  options?: Options
+) => Layer.Layer<never, never, Sharding | ClaudeCode.ClaudeCode | SessionStore.SessionStore> = internal.layer
+
+/**
+ * The session id of an entity: the entity id itself when it is a UUID, else a
+ * UUID (version 5) derived from it.
+ *
+ * @since 0.1.0
+ * @category Keys
+ */
+export const sessionIdOf: (entityId: string) => string = internal.sessionIdOf

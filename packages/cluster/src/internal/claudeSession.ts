@@ -1,0 +1,224 @@
+/**
+ * The `ClaudeSession` entity: its messages, and the handlers that keep one
+ * `ClaudeCode.session` per entity on its runner.
+ *
+ * @internal
+ */
+import type { Session } from "@claude-effect/sdk"
+import {
+  ClaudeCode,
+  ClaudeError,
+  ClaudeOptions,
+  HookRegistry,
+  PermissionGate,
+  Protocol,
+  SessionStore
+} from "@claude-effect/sdk"
+import * as ClusterSchema from "@effect/cluster/ClusterSchema"
+import * as Entity from "@effect/cluster/Entity"
+import * as Rpc from "@effect/rpc/Rpc"
+import * as Chunk from "effect/Chunk"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as Crypto from "node:crypto"
+import * as Fs from "node:fs"
+import type * as ClaudeSessionModule from "../ClaudeSession.js"
+
+/** @internal */
+export const Prompt = Rpc.make("Prompt", {
+  payload: {
+    promptId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)),
+    prompt: Schema.String
+  },
+  success: Schema.Array(Protocol.Message),
+  error: ClaudeError.ClaudeError,
+  primaryKey: ({ promptId }) => promptId
+}).annotate(ClusterSchema.Persisted, true)
+
+/** @internal */
+export const PromptStream = Rpc.make("PromptStream", {
+  payload: { prompt: Schema.String },
+  success: Protocol.Message,
+  error: ClaudeError.ClaudeError,
+  stream: true
+})
+
+/** @internal */
+export const Interrupt = Rpc.make("Interrupt", { error: ClaudeError.ClaudeError })
+
+/** @internal */
+export const SetPermissionMode = Rpc.make("SetPermissionMode", {
+  payload: { mode: ClaudeOptions.PermissionMode },
+  error: ClaudeError.ClaudeError
+})
+
+/** @internal */
+export const SetModel = Rpc.make("SetModel", {
+  payload: { model: Schema.optional(Schema.String) },
+  error: ClaudeError.ClaudeError
+})
+
+/** @internal */
+export const Close = Rpc.make("Close")
+
+/** @internal */
+export const ClaudeSession = Entity.make("ClaudeSession", [
+  Prompt,
+  PromptStream,
+  Interrupt,
+  SetPermissionMode,
+  SetModel,
+  Close
+])
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+// The UUID namespace of entity ids (a version 4 UUID of its own).
+const NAMESPACE = Buffer.from("6f0e7c1a4b2d4e8f9a3c5d7e9f1a2b3c", "hex")
+
+/** @internal */
+export const sessionIdOf = (entityId: string): string => {
+  if (UUID.test(entityId)) return entityId.toLowerCase()
+  const hash = Crypto.createHash("sha1").update(NAMESPACE).update(entityId, "utf8").digest()
+  hash[6] = (hash[6]! & 0x0f) | 0x50
+  hash[8] = (hash[8]! & 0x3f) | 0x80
+  const hex = hash.subarray(0, 16).toString("hex")
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+// How long an interrupted turn may take to reach its result before the session is closed instead.
+const DRAIN_TIMEOUT = Duration.seconds(10)
+
+/** @internal */
+export const layer = (
+  options: ClaudeSessionModule.Options = {}
+) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    // The runner's policy, captured once: its hook layers (a registry of the hooks in scope here), its
+    // permission gate, its ClaudeCode and session store. Every entity's session runs under them.
+    const hooks = yield* HookRegistry.make()
+    const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
+    const claude = yield* ClaudeCode.ClaudeCode
+    const store = yield* SessionStore.SessionStore
+    // These services only: the layer's whole context would also carry its Scope, and a session must live
+    // in its entity's scope (closed when the entity is), not in the runner's.
+    const runner = Context.make(ClaudeCode.ClaudeCode, claude).pipe(
+      Context.add(SessionStore.SessionStore, store),
+      Context.add(HookRegistry.HookRegistry, hooks),
+      (context) => Option.isSome(gate) ? Context.add(context, PermissionGate.PermissionGate, gate.value) : context
+    )
+    // The sessions open on this runner. When the runner shuts down they are closed here, first, while the
+    // cluster's storage and the session store are still up: each CLI ends gracefully and its last lines are
+    // stored (the cluster's own entity shutdown would come after its storage is gone).
+    const openScopes = new Set<Scope.CloseableScope>()
+    yield* Effect.addFinalizer(() =>
+      Effect.forEach([...openScopes], (scope) => Scope.close(scope, Exit.void), {
+        concurrency: "unbounded",
+        discard: true
+      })
+    )
+    const optionsOf = (entityId: string): ClaudeOptions.OptionsInput =>
+      typeof options.options === "function" ? options.options(entityId) : options.options ?? {}
+
+    return ClaudeSession.toLayer(
+      Effect.gen(function*() {
+        const address = yield* Entity.CurrentAddress
+        const entityScope = yield* Effect.scope
+        const entityId = address.entityId
+        const sessionId = sessionIdOf(entityId)
+        const turns = yield* Effect.makeSemaphore(1)
+        const opening = yield* Effect.makeSemaphore(1)
+        let current: { readonly session: Session.Session; readonly scope: Scope.CloseableScope } | undefined
+
+        const close = Effect.suspend(() => {
+          const open = current
+          current = undefined
+          if (open === undefined) return Effect.void
+          openScopes.delete(open.scope)
+          return Scope.close(open.scope, Exit.void)
+        })
+
+        // Opens the entity's session: resumed from the store when it has the transcript, new otherwise.
+        const open = opening.withPermits(1)(Effect.suspend(() => {
+          if (current !== undefined) return Effect.succeed(current.session)
+          return Effect.gen(function*() {
+            const input = optionsOf(entityId)
+            const merged = ClaudeOptions.merge(claude.defaults, yield* ClaudeOptions.decodePartial(input))
+            const env = ClaudeOptions.toEnv(merged, process.env)
+            const cwd = yield* Effect.sync(() => {
+              const dir = merged.cwd ?? process.cwd()
+              try {
+                return Fs.realpathSync(dir)
+              } catch {
+                return dir
+              }
+            })
+            const stored = yield* store.load({ projectKey: SessionStore.projectKey(cwd, env), sessionId })
+            const scope = yield* Scope.fork(entityScope, ExecutionStrategy.sequential)
+            openScopes.add(scope)
+            yield* Scope.addFinalizer(scope, Effect.sync(() => openScopes.delete(scope)))
+            const session = yield* ClaudeCode.session({
+              ...input,
+              ...(Option.isSome(stored) ? { resume: sessionId } : { sessionId })
+            }).pipe(
+              Effect.provide(runner),
+              Scope.extend(scope),
+              Effect.onError(() => Scope.close(scope, Exit.void))
+            )
+            current = { session, scope }
+            return session
+          })
+        }))
+
+        const runTurn = (prompt: string) =>
+          Stream.unwrapScoped(Effect.gen(function*() {
+            // One turn at a time; the others wait their turn.
+            yield* Effect.acquireRelease(turns.take(1), () => turns.release(1))
+            const session = yield* open
+            let finished = false
+            // A turn cut short (the client went away): interrupt it and read it to its result, so that
+            // the next turn starts clean; a session that cannot is closed (the next prompt resumes it).
+            yield* Effect.addFinalizer(() =>
+              finished ? Effect.void : session.interrupt.pipe(
+                Effect.zipRight(Stream.runDrain(session.receiveTurn)),
+                Effect.timeout(DRAIN_TIMEOUT),
+                Effect.catchAllCause(() => close)
+              )
+            )
+            return session.turn(prompt).pipe(
+              Stream.tap((message) =>
+                Effect.sync(() => {
+                  if (message.type === "result") finished = true
+                })
+              ),
+              // The CLI failed: the session is gone; the next prompt opens it again from the store.
+              Stream.tapErrorCause(() =>
+                Effect.suspend(() => {
+                  finished = true
+                  return close
+                })
+              )
+            )
+          }))
+
+        return ClaudeSession.of({
+          Prompt: ({ payload }) => runTurn(payload.prompt).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray)),
+          PromptStream: ({ payload }) => runTurn(payload.prompt),
+          Interrupt: () =>
+            Effect.suspend(() => current === undefined ? Effect.void : Effect.asVoid(current.session.interrupt)),
+          SetPermissionMode: ({ payload }) =>
+            Effect.flatMap(open, (session) => session.setPermissionMode(payload.mode)),
+          SetModel: ({ payload }) => Effect.flatMap(open, (session) => session.setModel(payload.model)),
+          Close: () => close
+        })
+      }),
+      { maxIdleTime: options.maxIdleTime ?? Duration.minutes(5), concurrency: "unbounded" }
+    )
+  }))

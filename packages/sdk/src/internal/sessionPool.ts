@@ -1,0 +1,286 @@
+/**
+ * The session pool: `size` slots, each a fiber that warms one session (spawn
+ * and initialize handshake), offers it, and warms the next as soon as it is
+ * claimed or its process dies while it waits. Claims are served oldest
+ * session first; a claim that finds none waits for the next warm-up, and
+ * fails with the warm-up's own error when none is under way.
+ *
+ * @internal
+ */
+import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as FiberRef from "effect/FiberRef"
+import * as HashSet from "effect/HashSet"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import * as SubscriptionRef from "effect/SubscriptionRef"
+import type * as HookRegistry from "../HookRegistry.js"
+import type { Session } from "../Session.js"
+import type * as SessionPool from "../SessionPool.js"
+import { type ClaudeError, SessionPoolError } from "./claudeError.js"
+import { currentHooks } from "./hookRegistry.js"
+import * as InternalSession from "./session.js"
+
+/**
+ * What the pool is made from: everything that needs the public modules'
+ * values (the `ClaudeCode` service, the permission gate's tag) arrives here
+ * resolved.
+ *
+ * @internal
+ */
+export interface PoolEnvironment {
+  readonly size: number
+  /** How long after a claim its replacement starts warming. */
+  readonly refillDelay: Duration.Duration
+  /** Starts one session in the current scope: spawn, initialize. Run in the pool's context. */
+  readonly start: Effect.Effect<Session, ClaudeError, Scope.Scope>
+  /** The permission gate the pool's sessions answer with, if any. */
+  readonly gate: unknown
+  /** The permission gate of the calling context, if any. */
+  readonly claimerGate: Effect.Effect<Option.Option<unknown>>
+  /**
+   * Decodes what a claim asks for (before a session is taken), and gives what applies it to the claimed
+   * session over the control channel.
+   */
+  readonly prepareClaim: (
+    options: SessionPool.ClaimOptions
+  ) => Effect.Effect<(session: Session) => Effect.Effect<void, ClaudeError>, ClaudeError>
+}
+
+/**
+ * How long a slot waits before warming again after a failed warm-up: from
+ * 200 ms, doubling, at most 30 s; back to the start after a success.
+ */
+const warmupRetry = Schedule.exponential(Duration.millis(200), 2).pipe(
+  Schedule.union(Schedule.spaced(Duration.seconds(30)))
+)
+
+type SlotState = "warming" | "ready" | "cooling"
+
+interface Entry {
+  readonly session: Session
+  readonly scope: Scope.CloseableScope
+  readonly slot: Slot
+  state: "ready" | "claimed" | "dead"
+  /** Completed when the entry is claimed: its slot then warms the next one. */
+  readonly claimed: Deferred.Deferred<void>
+}
+
+interface Slot {
+  state: SlotState
+}
+
+type Waiter = Deferred.Deferred<Entry, ClaudeError>
+
+const isWarming = (slot: Slot) => slot.state === "warming"
+
+/** @internal */
+export const make = (
+  env: PoolEnvironment
+): Effect.Effect<SessionPool.SessionPool.Service, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const outer = yield* Effect.scope
+    // Every session the pool starts lives in a scope of its own below this one, claimed ones included:
+    // their handlers run in the pool's context, so none outlives the pool.
+    const poolScope = yield* Scope.make(ExecutionStrategy.parallel)
+    const poolHooks = yield* FiberRef.get(currentHooks)
+
+    const slots: Array<Slot> = Array.from({ length: env.size }, () => ({ state: "warming" }))
+    const ready: Array<Entry> = []
+    const waiters: Array<Waiter> = []
+    // The last warm-up failure, until a warm-up succeeds.
+    let failure: Cause.Cause<ClaudeError> | undefined
+    let closed = false
+
+    const snapshot = (): SessionPool.Status => ({
+      size: env.size,
+      ready: ready.map((entry) => entry.session.pid),
+      warming: slots.filter(isWarming).length,
+      failure: Option.fromNullable(failure)
+    })
+    const status = yield* SubscriptionRef.make(snapshot())
+    const publish = SubscriptionRef.update(status, snapshot)
+
+    /** Hands `entry` to the longest-waiting claimer, or puts it on the shelf. Synchronous: one step. */
+    const offer = (entry: Entry): void => {
+      const waiter = waiters.shift()
+      if (waiter === undefined) {
+        entry.slot.state = "ready"
+        ready.push(entry)
+        return
+      }
+      entry.state = "claimed"
+      entry.slot.state = "warming"
+      Deferred.unsafeDone(entry.claimed, Exit.void)
+      Deferred.unsafeDone(waiter, Exit.succeed(entry))
+    }
+
+    /** Fails every waiting claimer: nothing under way could serve them. */
+    const failWaiters = (cause: Cause.Cause<ClaudeError>): void => {
+      for (const waiter of waiters.splice(0)) Deferred.unsafeDone(waiter, Exit.failCause(cause))
+    }
+
+    const warmOne = (slot: Slot) =>
+      Effect.gen(function*() {
+        slot.state = "warming"
+        yield* publish
+        const scope = yield* Scope.fork(poolScope, ExecutionStrategy.sequential)
+        const started = yield* Effect.exit(Scope.extend(env.start, scope))
+        if (Exit.isFailure(started)) {
+          yield* Scope.close(scope, started)
+          failure = started.cause
+          slot.state = "cooling"
+          // Claimers wait for a warm-up under way; with none left, they get this one's failure.
+          if (ready.length === 0 && !slots.some(isWarming)) failWaiters(started.cause)
+          yield* Effect.logWarning("a session pool's warm-up failed; retrying", started.cause)
+          yield* publish
+          return false
+        }
+        failure = undefined
+        const entry: Entry = {
+          session: started.value,
+          scope,
+          slot,
+          state: "ready",
+          claimed: yield* Deferred.make<void>()
+        }
+        offer(entry)
+        yield* publish
+        // Until it is claimed, or its process dies while it waits: then it is replaced.
+        const exited = InternalSession.processExits.get(entry.session) ?? Effect.never
+        const claimed = yield* Effect.raceFirst(
+          Effect.as(Deferred.await(entry.claimed), true),
+          Effect.as(exited, false)
+        )
+        if (claimed && Duration.greaterThan(env.refillDelay, Duration.zero)) yield* Effect.sleep(env.refillDelay)
+        if (!claimed && entry.state === "ready") {
+          entry.state = "dead"
+          ready.splice(ready.indexOf(entry), 1)
+          yield* Effect.logDebug(`a pooled session's CLI (pid ${entry.session.pid}) exited while idle; replacing it`)
+          yield* Scope.close(scope, Exit.void)
+        }
+        return true
+      })
+
+    const runSlot = (slot: Slot) =>
+      Effect.gen(function*() {
+        const retry = yield* Schedule.driver(warmupRetry)
+        while (true) {
+          if (yield* warmOne(slot)) yield* retry.reset
+          else yield* Effect.orDie(retry.next(void 0))
+        }
+      })
+
+    // The slots run as daemons, stopped by the pool's finalizer, which is in place before the first one starts.
+    const fibers: Array<Fiber.RuntimeFiber<never>> = []
+    yield* Scope.addFinalizer(
+      outer,
+      Effect.gen(function*() {
+        closed = true
+        failWaiters(Cause.fail(poolClosed()))
+        yield* Fiber.interruptAll(fibers)
+        // Closes every session the pool started: ready, claimed, and those being warmed when it closed.
+        yield* Scope.close(poolScope, Exit.void)
+        ready.length = 0
+        yield* publish
+      })
+    )
+    // Forked from an uninterruptible region, a fiber would inherit it: the slots are made interruptible again.
+    yield* Effect.uninterruptible(
+      Effect.forEach(
+        slots,
+        (slot) => Effect.map(Effect.forkDaemon(Effect.interruptible(runSlot(slot))), (fiber) => fibers.push(fiber))
+      )
+    )
+
+    const checkHandlers = Effect.gen(function*() {
+      const gate = yield* env.claimerGate
+      if (Option.isSome(gate) && gate.value !== env.gate) {
+        return yield* new SessionPoolError({
+          reason: "HandlersMismatch",
+          detail:
+            `the claiming context provides a PermissionGate, and the pool's sessions were started ${
+              env.gate === undefined ? "without one" : "with another"
+            }. A pooled session's handlers are those of the pool's context, fixed when its process starts: ` +
+            "provide the gate where the pool is built (SessionPool.layer(...).pipe(Layer.provide(gate))), " +
+            "or open this session cold with ClaudeCode.session"
+        })
+      }
+      const hooks = yield* FiberRef.get(currentHooks)
+      const extra: Array<HookRegistry.HookRegistration> = []
+      for (const hook of hooks) if (hook.active.current && !HashSet.has(poolHooks, hook)) extra.push(hook)
+      if (extra.length > 0) {
+        return yield* new SessionPoolError({
+          reason: "HandlersMismatch",
+          detail: `the claiming context registers hooks the pool's sessions were not started with (${
+            extra.map((hook) => hook.name).join(", ")
+          }). A pooled session's hooks are those of the pool's context, registered when its process starts: ` +
+            "provide the hook layers where the pool is built, or open this session cold with ClaudeCode.session"
+        })
+      }
+    })
+
+    /** Takes the oldest ready session, or waits for the next warm-up. The entry is the caller's once taken. */
+    const take = Effect.suspend((): Effect.Effect<Entry, ClaudeError> => {
+      // One synchronous step from looking at the shelf to joining the queue: a session offered in between
+      // would otherwise wait on the shelf while its claimer waits in the queue.
+      if (closed) return Effect.fail(poolClosed())
+      const entry = ready.shift()
+      if (entry !== undefined) {
+        entry.state = "claimed"
+        entry.slot.state = "warming"
+        Deferred.unsafeDone(entry.claimed, Exit.void)
+        return Effect.as(publish, entry)
+      }
+      if (failure !== undefined && !slots.some(isWarming)) return Effect.failCause(failure)
+      const waiter = Deferred.unsafeMake<Entry, ClaudeError>(FiberId.none)
+      waiters.push(waiter)
+      return Deferred.await(waiter).pipe(
+        Effect.onInterrupt(() =>
+          Effect.suspend(() => {
+            const index = waiters.indexOf(waiter)
+            if (index !== -1) waiters.splice(index, 1)
+            // Handed a session in the same instant: it is nobody's, close it.
+            return Effect.flatMap(Deferred.poll(waiter), (handed) =>
+              Option.isSome(handed)
+                ? Effect.flatMap(handed.value, (entry) => Scope.close(entry.scope, Exit.void)).pipe(Effect.ignore)
+                : Effect.void)
+          })
+        )
+      )
+    })
+
+    const claim = (options: SessionPool.ClaimOptions = {}) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          yield* checkHandlers
+          const apply = yield* env.prepareClaim(options)
+          const entry = yield* restore(take)
+          // From here the session belongs to the claimer's scope (and still closes with the pool).
+          yield* Effect.addFinalizer((exit) => Scope.close(entry.scope, exit))
+          yield* restore(apply(entry.session)).pipe(
+            Effect.onError((cause) => Scope.close(entry.scope, Exit.failCause(cause)))
+          )
+          return entry.session
+        })
+      )
+
+    return {
+      claim,
+      status: SubscriptionRef.get(status),
+      changes: status.changes
+    }
+  })
+
+const poolClosed = () =>
+  new SessionPoolError({
+    reason: "Closed",
+    detail: "the pool's scope has ended (its layer was released); claim from a pool that is still open"
+  })

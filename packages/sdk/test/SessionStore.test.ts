@@ -1,0 +1,299 @@
+import { ClaudeCode, ClaudeError, SessionStore } from "@claude-effect/sdk"
+import { ScriptedModel } from "@claude-effect/testkit"
+import { assert, describe, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+import { bash, harness, Workspace } from "./utils/harness.js"
+
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+
+const lastOf = <A>(all: ReadonlyArray<A>): any => all[all.length - 1]
+
+const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
+  projectKey: "project",
+  sessionId,
+  ...(subpath !== undefined ? { subpath } : {})
+})
+
+/** A fresh, empty "machine": its own HOME and CLAUDE_CONFIG_DIR. */
+const emptyMachine = Effect.acquireRelease(
+  Effect.sync(() => {
+    const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-machine-"))
+    Fs.mkdirSync(Path.join(home, ".claude"))
+    return { home, env: { HOME: home, CLAUDE_CONFIG_DIR: Path.join(home, ".claude") } }
+  }),
+  ({ home }) => Effect.sync(() => Fs.rmSync(home, { recursive: true, force: true }))
+)
+
+/** The lines of a session's local transcript file under a configuration directory. */
+const localTranscript = (configDir: string, sessionId: string): Array<SessionStore.Entry> => {
+  const projects = Path.join(configDir, "projects")
+  for (const project of Fs.readdirSync(projects)) {
+    const file = Path.join(projects, project, `${sessionId}.jsonl`)
+    if (Fs.existsSync(file)) {
+      return Fs.readFileSync(file, "utf8").split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line))
+    }
+  }
+  return []
+}
+
+describe("SessionStore (in memory)", () => {
+  it.effect("appends in order, skips an entry whose uuid is already stored, and loads a deep-equal copy", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.makeMemory
+      assert.isTrue(Option.isNone(yield* store.load(key("s1"))))
+      const first = [{ type: "user", uuid: "u1", message: { content: "hi" } }, { type: "title", title: "t" }]
+      yield* store.append(key("s1"), first)
+      yield* store.append(key("s1"), [{ type: "user", uuid: "u1", message: { content: "again" } }, {
+        type: "assistant",
+        uuid: "a1",
+        nested: [1, { deep: true }]
+      }])
+      const loaded = yield* store.load(key("s1"))
+      assert.deepStrictEqual(Option.getOrThrow(loaded), [...first, {
+        type: "assistant",
+        uuid: "a1",
+        nested: [1, { deep: true }]
+      }])
+    }))
+
+  it.effect("lists a project's main transcripts with their write times, and subagent subkeys of a session", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.makeMemory
+      yield* store.append(key("s1"), [{ type: "user", uuid: "1" }])
+      yield* store.append(key("s2"), [{ type: "user", uuid: "2" }])
+      yield* store.append(key("s1", "subagents/agent-a"), [{ type: "user", uuid: "3" }])
+      yield* store.append({ projectKey: "other", sessionId: "s3" }, [{ type: "user", uuid: "4" }])
+      const sessions = yield* store.listSessions("project")
+      assert.deepStrictEqual(sessions.map((s) => s.sessionId).sort(), ["s1", "s2"])
+      const s2 = sessions.find((s) => s.sessionId === "s2")!
+      const s1 = sessions.find((s) => s.sessionId === "s1")!
+      assert.isAbove(s2.mtime, s1.mtime - 1)
+      assert.deepStrictEqual(yield* store.listSubkeys({ projectKey: "project", sessionId: "s1" }), [
+        "subagents/agent-a"
+      ])
+      // deleting a main transcript deletes its subagent transcripts
+      yield* store.delete(key("s1"))
+      assert.isTrue(Option.isNone(yield* store.load(key("s1"))))
+      assert.isTrue(Option.isNone(yield* store.load(key("s1", "subagents/agent-a"))))
+      assert.deepStrictEqual((yield* store.listSessions("project")).map((s) => s.sessionId), ["s2"])
+    }))
+
+  it.effect("a key that would leave its place, or an entry without a type, is a typed error naming the field", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.makeMemory
+      const slash = yield* store.append({ projectKey: "p", sessionId: "../etc" }, [{ type: "user" }]).pipe(Effect.flip)
+      assert.strictEqual(slash._tag, "SessionStoreError")
+      assert.strictEqual(slash.reason, "InvalidKey")
+      assert.strictEqual(slash.operation, "append")
+      assert.include(slash.message, "sessionId")
+      assert.include(slash.message, "must not contain")
+      const empty = yield* store.load({ projectKey: "", sessionId: "s" }).pipe(Effect.flip)
+      assert.include(empty.message, "projectKey: a project key must not be empty")
+      const subpath = yield* store.load({ projectKey: "p", sessionId: "s", subpath: "a/../../b" }).pipe(Effect.flip)
+      assert.include(subpath.message, "subpath")
+      const entry = yield* store.append(key("s"), [{ uuid: "x" } as any]).pipe(Effect.flip)
+      assert.strictEqual(entry.reason, "InvalidEntry")
+      assert.include(entry.message, "type")
+      assert.isTrue(Option.isNone(yield* store.load(key("s"))))
+    }))
+
+  it.effect.prop(
+    "whatever JSON entries are appended load deep-equal, once per uuid",
+    [Schema.Array(Schema.Struct({
+      type: Schema.String,
+      uuid: Schema.optional(Schema.String),
+      data: Schema.Array(Schema.Union(Schema.String, Schema.Int, Schema.Boolean, Schema.Null))
+    }))],
+    ([entries]) =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.makeMemory
+        yield* store.append(key("s"), entries)
+        yield* store.append(key("s"), entries.filter((entry) => entry.uuid !== undefined))
+        const expected: Array<unknown> = []
+        const seen = new Set<string>()
+        for (const entry of entries) {
+          if (entry.uuid !== undefined) {
+            if (seen.has(entry.uuid)) continue
+            seen.add(entry.uuid)
+          }
+          expected.push(entry)
+        }
+        const loaded = Option.getOrElse(yield* store.load(key("s")), () => [])
+        assert.deepStrictEqual(loaded, JSON.parse(JSON.stringify(expected)))
+      })
+  )
+
+  it("projectKey is the CLI's project directory name, or CLAUDE_CODE_PROJECT_DIR_NAME with CLAUDE_CONFIG_DIR", () => {
+    assert.strictEqual(SessionStore.projectKey("/home/me/my_app.v2"), "-home-me-my-app-v2")
+    const long = `/${"a".repeat(250)}`
+    const keyed = SessionStore.projectKey(long)
+    assert.strictEqual(keyed.slice(0, 200), `-${"a".repeat(199)}`)
+    assert.match(keyed, /^-a{199}-[0-9a-z]+$/)
+    assert.strictEqual(
+      SessionStore.projectKey("/x", { CLAUDE_CONFIG_DIR: "/c", CLAUDE_CODE_PROJECT_DIR_NAME: "tenant-42" }),
+      "tenant-42"
+    )
+    // without CLAUDE_CONFIG_DIR the CLI ignores the name, and so does the key
+    assert.strictEqual(SessionStore.projectKey("/x", { CLAUDE_CODE_PROJECT_DIR_NAME: "tenant-42" }), "-x")
+  })
+})
+
+describe("SessionStore with the real CLI", () => {
+  it.live("mirrors the transcript the CLI writes: the store holds its local file, line for line", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.SessionStore
+      const model = yield* ScriptedModel.ScriptedModel
+      const { cwd, exists } = yield* Workspace
+      const session = yield* ClaudeCode.session({ allowedTools: ["Bash"] })
+      const first = yield* collect(session.turn("make the file"))
+      const sessionId: string = lastOf(first).session_id
+      // the turn's transcript is in the store by the time its result is read
+      const afterFirst = Option.getOrThrow(
+        yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId })
+      )
+      assert.isTrue(afterFirst.some((e) => e.type === "assistant" && JSON.stringify(e).includes("echo mirrored")))
+      assert.isTrue(exists("mirrored.txt"))
+      yield* collect(session.turn("and again"))
+      // the frames are for the store: the consumer never sees one
+      assert.isFalse([...first].some((m) => m.type === "transcript_mirror"))
+      const stored = Option.getOrThrow(yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId }))
+      // every line but the CLI's own records of API requests (`api-request*`), which it does not mirror
+      const local = localTranscript(model.cliEnv.CLAUDE_CONFIG_DIR!, sessionId)
+      assert.deepStrictEqual(stored, local.filter((entry: any) => !entry.type.startsWith("api-request")))
+      assert.isTrue(stored.some((e) => JSON.stringify(e).includes("and again")))
+      const sessions = yield* store.listSessions(SessionStore.projectKey(cwd))
+      assert.deepStrictEqual(sessions.map((s) => s.sessionId), [sessionId])
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Layer.merge(
+        SessionStore.layerMemory,
+        harness([bash("echo mirrored > mirrored.txt"), ScriptedModel.text("made it"), ScriptedModel.text("twice")])
+      ))
+    ))
+
+  it.live("resumes on a machine that never saw the session: the next request carries the earlier turns", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.SessionStore
+      const { cwd } = yield* Workspace
+      // machine A: the ScriptedModel's home
+      const sessionId = yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* ClaudeCode.session()
+        const turn = yield* collect(session.turn("the code word is plum"))
+        return lastOf(turn).session_id as string
+      }))
+      // machine B: an empty home, nothing on disk but the store
+      const machineB = yield* emptyMachine
+      const resumed = yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* ClaudeCode.session({ resume: sessionId, env: machineB.env })
+        return yield* collect(session.turn("what was the code word?"))
+      }))
+      assert.strictEqual(lastOf(resumed).result, "plum")
+      assert.strictEqual(lastOf(resumed).session_id, sessionId)
+      const last = yield* ScriptedModel.lastTurnRequest
+      assert.isTrue(last.includes("the code word is plum"), "the resumed request carries the first prompt")
+      assert.isTrue(last.includes("noted"), "and the first answer")
+      // B's own configuration directory got no transcript: it was materialized in a private directory, now gone
+      assert.isFalse(Fs.existsSync(Path.join(machineB.home, ".claude", "projects")))
+      // the resumed turn went to the store too
+      const stored = Option.getOrThrow(yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId }))
+      assert.isTrue(stored.some((e) => JSON.stringify(e).includes("what was the code word?")))
+      assert.isTrue(stored.some((e) => JSON.stringify(e).includes("the code word is plum")))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Layer.merge(
+        SessionStore.layerMemory,
+        harness([ScriptedModel.text("noted"), ScriptedModel.text("plum")])
+      ))
+    ))
+
+  it.live("continue takes the project's newest session from the store, in another working directory by project name", () =>
+    Effect.gen(function*() {
+      const tenant = { CLAUDE_CODE_PROJECT_DIR_NAME: "tenant-7" }
+      const older = yield* ClaudeCode.result("older session", { env: tenant })
+      const newer = yield* ClaudeCode.result("newer session", { env: tenant })
+      assert.notStrictEqual(older.session_id, newer.session_id)
+      const machineB = yield* emptyMachine
+      const elsewhere = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-elsewhere-")))
+      yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(elsewhere, { recursive: true, force: true })))
+      const resumed = yield* ClaudeCode.result("which one?", {
+        continue: true,
+        cwd: elsewhere,
+        env: { ...machineB.env, ...tenant }
+      })
+      assert.strictEqual(resumed.session_id, newer.session_id)
+      const last = yield* ScriptedModel.lastTurnRequest
+      assert.isTrue(last.includes("newer session"))
+      assert.isFalse(last.includes("older session"))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Layer.merge(
+        SessionStore.layerMemory,
+        harness([ScriptedModel.text("one"), ScriptedModel.text("two"), ScriptedModel.text("the newer")])
+      ))
+    ))
+
+  it.live(
+    "a store that refuses a batch: the consumer is told, and the batch is stored once the store is back",
+    () =>
+      Effect.gen(function*() {
+        const memory = yield* SessionStore.makeMemory
+        const down = yield* Ref.make(true)
+        const flaky = SessionStore.make({
+          ...memory,
+          append: (key, entries) =>
+            Effect.flatMap(Ref.get(down), (isDown) =>
+              isDown
+                ? Effect.fail(
+                  new ClaudeError.SessionStoreError({
+                    operation: "append",
+                    reason: "Unavailable",
+                    detail: "the database is down"
+                  })
+                )
+                : memory.append(key, entries))
+        })
+        const { cwd } = yield* Workspace
+        const session = yield* ClaudeCode.session().pipe(Effect.provideService(SessionStore.SessionStore, flaky))
+        const first = yield* collect(session.turn("first"))
+        const sessionId: string = lastOf(first).session_id
+        const reports = first.filter((m: any) => m.type === "system" && m.subtype === "mirror_error") as Array<any>
+        assert.isAbove(reports.length, 0)
+        assert.include(reports[0].error, "the database is down")
+        assert.include(reports[0].error, "kept and sent again")
+        assert.strictEqual(reports[0].key.sessionId, sessionId)
+        assert.strictEqual(lastOf(first).type, "result")
+        assert.isTrue(Option.isNone(yield* memory.load({ projectKey: SessionStore.projectKey(cwd), sessionId })))
+        yield* Ref.set(down, false)
+        const second = yield* collect(session.turn("second"))
+        assert.isFalse(second.some((m: any) => m.type === "system" && m.subtype === "mirror_error"))
+        const stored = Option.getOrThrow(yield* memory.load({ projectKey: SessionStore.projectKey(cwd), sessionId }))
+        const text = JSON.stringify(stored)
+        assert.include(text, "\"first\"")
+        assert.include(text, "\"second\"")
+        const uuids = stored.flatMap((e) => e.uuid === undefined ? [] : [e.uuid])
+        assert.strictEqual(new Set(uuids).size, uuids.length)
+      }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("one"), ScriptedModel.text("two")]))),
+    90_000
+  )
+
+  it.live("options that cannot mirror, and a resume id that is not a key, fail before anything is spawned", () =>
+    Effect.gen(function*() {
+      const noLocal = yield* ClaudeCode.session({ persistSession: false }).pipe(Effect.scoped, Effect.flip)
+      assert.strictEqual(noLocal._tag, "OptionsError")
+      assert.include(noLocal.message, "persistSession")
+      const badKey = yield* ClaudeCode.session({ resume: "../../etc/passwd" }).pipe(Effect.scoped, Effect.flip)
+      assert.strictEqual(badKey._tag, "SessionStoreError")
+      assert.include(badKey.message, "sessionId")
+      assert.strictEqual(yield* ScriptedModel.requests.pipe(Effect.map((r) => r.length)), 0)
+    }).pipe(Effect.provide(Layer.merge(SessionStore.layerMemory, harness([])))))
+})

@@ -1,0 +1,287 @@
+import { ClaudeCode, SessionStore } from "@claude-effect/sdk"
+import { SqlSessionStore } from "@claude-effect/sql"
+import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { PgClient } from "@effect/sql-pg"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import { assert, describe, it, layer } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
+
+const tempDir = (prefix: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), prefix)))),
+    (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+  )
+
+/** SQLite in a file of a temporary directory. */
+const sqlite = Layer.unwrapScoped(
+  Effect.map(tempDir("claude-effect-sqlite-"), (dir) => SqliteClient.layer({ filename: Path.join(dir, "sessions.db") }))
+)
+
+/** PostgreSQL: a real server of this machine's, on 127.0.0.1, for the suite. */
+const postgres = Layer.unwrapEffect(
+  Effect.map(PostgresServer.PostgresServer, (server) => PgClient.layer({ url: Redacted.make(server.url) }))
+).pipe(Layer.provideMerge(PostgresServer.layer()))
+
+const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
+  projectKey: "project",
+  sessionId,
+  ...(subpath !== undefined ? { subpath } : {})
+})
+
+const Entries = Schema.Array(Schema.Struct({
+  type: Schema.String,
+  uuid: Schema.optional(Schema.String),
+  data: Schema.Array(Schema.Union(Schema.String, Schema.Int, Schema.Boolean, Schema.Null))
+}))
+
+/** The contract every store keeps, the official adapter's: one suite, run against each store. */
+const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, unknown>) =>
+  layer(store, { timeout: 60_000 })(name, (it) => {
+    let n = 0
+    // One session id per test: the store is shared by the suite.
+    const fresh = () => `s-${Date.now().toString(36)}-${n++}`
+
+    it.effect("appends in order, once per uuid, and loads a deep-equal copy (None when never written)", () =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.SessionStore
+        const id = fresh()
+        assert.isTrue(Option.isNone(yield* store.load(key(id))))
+        const first = [
+          {
+            type: "user",
+            uuid: "u1",
+            timestamp: "2026-01-01T00:00:00Z",
+            message: { content: [{ type: "text", text: "hé ✓" }] }
+          },
+          { type: "custom-title", title: "t" }
+        ]
+        yield* store.append(key(id), first)
+        yield* store.append(key(id), [
+          { type: "user", uuid: "u1", message: { content: "again" } },
+          { type: "custom-title", title: "t" },
+          { type: "assistant", uuid: "a1", nested: [1, { deep: true, nothing: null }] }
+        ])
+        assert.deepStrictEqual(Option.getOrThrow(yield* store.load(key(id))), [
+          ...first,
+          { type: "custom-title", title: "t" },
+          { type: "assistant", uuid: "a1", nested: [1, { deep: true, nothing: null }] }
+        ])
+      }))
+
+    it.effect("lists a project's sessions by write time, subagent subkeys, and deletes a session whole", () =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.SessionStore
+        const projectKey = `p-${fresh()}`
+        yield* store.append({ projectKey, sessionId: "s1" }, [{ type: "user", uuid: "1" }])
+        yield* store.append({ projectKey, sessionId: "s2" }, [{ type: "user", uuid: "2" }])
+        yield* store.append({ projectKey, sessionId: "s1", subpath: "subagents/agent-a" }, [{
+          type: "user",
+          uuid: "3"
+        }])
+        const sessions = yield* store.listSessions(projectKey)
+        assert.deepStrictEqual(sessions.map((s) => s.sessionId).sort(), ["s1", "s2"])
+        // write times are integer epoch milliseconds (the test clock's here)
+        for (const session of sessions) assert.isTrue(Number.isInteger(session.mtime) && session.mtime >= 0)
+        assert.deepStrictEqual(yield* store.listSubkeys({ projectKey, sessionId: "s1" }), ["subagents/agent-a"])
+        yield* store.delete({ projectKey, sessionId: "s1", subpath: "subagents/agent-a" })
+        assert.deepStrictEqual(yield* store.listSubkeys({ projectKey, sessionId: "s1" }), [])
+        assert.isTrue(Option.isSome(yield* store.load({ projectKey, sessionId: "s1" })))
+        yield* store.append({ projectKey, sessionId: "s1", subpath: "subagents/agent-b" }, [{ type: "user" }])
+        yield* store.delete({ projectKey, sessionId: "s1" })
+        assert.isTrue(Option.isNone(yield* store.load({ projectKey, sessionId: "s1" })))
+        assert.isTrue(Option.isNone(yield* store.load({ projectKey, sessionId: "s1", subpath: "subagents/agent-b" })))
+        assert.deepStrictEqual((yield* store.listSessions(projectKey)).map((s) => s.sessionId), ["s2"])
+      }))
+
+    it.effect("an invalid key is a typed error naming the field, before the database is asked", () =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.SessionStore
+        const error = yield* store.append({ projectKey: "p", sessionId: "a/b" }, [{ type: "user" }]).pipe(Effect.flip)
+        assert.strictEqual(error.reason, "InvalidKey")
+        assert.include(error.message, "sessionId")
+      }))
+
+    it.effect.prop("whatever JSON entries are appended, in whatever batches, load deep-equal once per uuid", [
+      Entries,
+      Entries
+    ], ([a, b]) =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.SessionStore
+        const id = fresh()
+        yield* store.append(key(id), a)
+        yield* store.append(key(id), b)
+        yield* store.append(key(id), a.filter((entry) => entry.uuid !== undefined))
+        const expected: Array<unknown> = []
+        const seen = new Set<string>()
+        for (const entry of [...a, ...b]) {
+          if (entry.uuid !== undefined) {
+            if (seen.has(entry.uuid)) continue
+            seen.add(entry.uuid)
+          }
+          expected.push(entry)
+        }
+        const loaded = Option.getOrElse(yield* store.load(key(id)), () => [])
+        assert.deepStrictEqual(loaded, JSON.parse(JSON.stringify(expected)))
+      }), { fastCheck: { numRuns: 25 } })
+  })
+
+contract("SessionStore.layerMemory", SessionStore.layerMemory)
+contract("SqlSessionStore on SQLite (a file)", SqlSessionStore.layer().pipe(Layer.provide(sqlite)))
+contract("SqlSessionStore on PostgreSQL", SqlSessionStore.layer().pipe(Layer.provide(postgres)))
+
+describe("SqlSessionStore", () => {
+  it.scoped("an entry over maxEntryBytes fails the batch with TooLarge, and nothing of it is stored", () =>
+    Effect.gen(function*() {
+      const store = yield* SqlSessionStore.make({ maxEntryBytes: 1000 })
+      const error = yield* store.append(key("big"), [{ type: "user", uuid: "small" }, {
+        type: "user",
+        uuid: "large",
+        text: "x".repeat(2000)
+      }]).pipe(Effect.flip)
+      assert.strictEqual(error.reason, "TooLarge")
+      assert.include(error.message, "uuid large")
+      assert.include(error.message, "maxEntryBytes")
+      assert.isTrue(Option.isNone(yield* store.load(key("big"))))
+    }).pipe(Effect.provide(sqlite)))
+
+  it.scoped(
+    "a database that cannot be reached is Unavailable, and the store works again once it is back",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* PostgresServer.PostgresServer
+        const store = yield* SqlSessionStore.make()
+        yield* store.append(key("s"), [{ type: "user", uuid: "1" }])
+        yield* server.stop
+        const error = yield* store.append(key("s"), [{ type: "user", uuid: "2" }]).pipe(Effect.flip)
+        assert.strictEqual(error.reason, "Unavailable")
+        assert.strictEqual(error.operation, "append")
+        assert.include(error.message, "the database failed")
+        assert.strictEqual((yield* store.load(key("s")).pipe(Effect.flip)).reason, "Unavailable")
+        yield* server.start
+        // the same store, the same pool: it reconnects by itself
+        yield* store.append(key("s"), [{ type: "user", uuid: "2" }])
+        assert.deepStrictEqual(Option.getOrThrow(yield* store.load(key("s"))), [
+          { type: "user", uuid: "1" },
+          { type: "user", uuid: "2" }
+        ])
+      }).pipe(Effect.provide(postgres)),
+    60_000
+  )
+
+  it.scoped(
+    "several processes' stores start against one PostgreSQL at once: the tables are made once",
+    () =>
+      Effect.gen(function*() {
+        const server = yield* PostgresServer.PostgresServer
+        // One pool each, as separate processes would have.
+        const stores = yield* Effect.all(
+          Array.from({ length: 4 }, () =>
+            Effect.flatMap(
+              Layer.build(PgClient.layer({ url: Redacted.make(server.url), maxConnections: 2 })),
+              (pool) => SqlSessionStore.make({ prefix: "race" }).pipe(Effect.provide(pool))
+            )),
+          { concurrency: "unbounded" }
+        )
+        yield* stores[0]!.append(key("s"), [{ type: "user", uuid: "1" }])
+        assert.deepStrictEqual(Option.getOrThrow(yield* stores[3]!.load(key("s"))), [{ type: "user", uuid: "1" }])
+      }).pipe(Effect.provide(PostgresServer.layer())),
+    60_000
+  )
+})
+
+// -----------------------------------------------------------------------------
+// the real CLI: a session on machine A, resumed on machine B from the store
+// -----------------------------------------------------------------------------
+
+/** One "machine": its own HOME and CLAUDE_CONFIG_DIR, both empty at first. */
+const machine = Effect.map(tempDir("claude-effect-machine-"), (home) => {
+  Fs.mkdirSync(Path.join(home, ".claude"))
+  return { home, env: { HOME: home, CLAUDE_CONFIG_DIR: Path.join(home, ".claude") } }
+})
+
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+
+const crossMachine = (database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
+  Effect.gen(function*() {
+    const model = yield* ScriptedModel.ScriptedModel
+    const cwd = yield* tempDir("claude-effect-cwd-")
+    const a = yield* machine
+    const b = yield* machine
+    const options = { cwd, env: { ...model.cliEnv, CLAUDE_CODE_MAX_RETRIES: "2" } }
+    // Each machine has its own store over the same database, as two processes would.
+    const onMachine = (env: Record<string, string>, prompt: string, resume?: string) =>
+      Effect.gen(function*() {
+        const session = yield* ClaudeCode.session({
+          ...options,
+          env: { ...options.env, ...env },
+          ...(resume !== undefined ? { resume } : {})
+        })
+        return yield* collect(session.turn(prompt))
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(SqlSessionStore.layer()),
+        Effect.provide(database),
+        Effect.provide(ClaudeCode.layer())
+      )
+    const first = yield* onMachine(a.env, "the code word is plum")
+    const sessionId = (first[first.length - 1] as { session_id: string }).session_id
+    const second = yield* onMachine(b.env, "what was the code word?", sessionId)
+    assert.strictEqual((second[second.length - 1] as { result?: string }).result, "plum")
+    const last = yield* ScriptedModel.lastTurnRequest
+    assert.isTrue(last.includes("the code word is plum"), "the request on B carries A's prompt")
+    assert.isTrue(last.includes("noted"), "and A's answer")
+    // B kept nothing of its own on disk: the transcript was materialized privately and removed
+    assert.isFalse(Fs.existsSync(Path.join(b.home, ".claude", "projects")))
+    // the store now holds both machines' turns, each line once
+    const stored = yield* Effect.flatMap(SessionStore.SessionStore, (store) =>
+      store.load({ projectKey: SessionStore.projectKey(cwd), sessionId })).pipe(
+        Effect.provide(SqlSessionStore.layer()),
+        Effect.provide(database)
+      )
+    const lines = Option.getOrThrow(stored)
+    const text = JSON.stringify(lines)
+    assert.include(text, "the code word is plum")
+    assert.include(text, "what was the code word?")
+    const uuids = lines.flatMap((entry) =>
+      entry.uuid === undefined ? [] : [entry.uuid]
+    )
+    assert.strictEqual(new Set(uuids).size, uuids.length)
+  })
+
+describe("a session resumed on another machine from SqlSessionStore (real CLI)", () => {
+  const model = ScriptedModel.layerNode([ScriptedModel.text("noted"), ScriptedModel.text("plum")])
+
+  it.live("SQLite", () =>
+    Effect.gen(function*() {
+      const dir = yield* tempDir("claude-effect-sqlite-")
+      // one database file, opened anew by each "machine"
+      yield* crossMachine(SqliteClient.layer({ filename: Path.join(dir, "sessions.db") }))
+    }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))), 60_000)
+
+  it.live("PostgreSQL", () =>
+    Effect.gen(function*() {
+      const server = yield* PostgresServer.make()
+      yield* crossMachine(PgClient.layer({ url: Redacted.make(server.url) }))
+      assert.isTrue(isAlive(yield* server.pid))
+    }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))), 90_000)
+})
+
+const isAlive = (pid: number): boolean => {
+  try {
+    return !/\) Z /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
