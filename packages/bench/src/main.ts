@@ -194,9 +194,13 @@ const methodNotes = (quick: boolean): Array<string> => [
   "official SDK parks a spare with `prewarm()` and claims it with `spare.claim({ prompt, options: { cwd } })`; raw " +
   `spawns the CLI and waits for its initialize answer. Each is left parked ${PARK_MILLIS} ms, then timed from ` +
   "the claim (raw: the prompt's write). The first message differs: `system/session_state_changed` (ours, raw: the " +
-  "CLI saying it is running the prompt) and `system/ui_invalidate` (official: the CLI's answer to its claim_session " +
-  "request, before the prompt runs); system/init and the result are the same messages for all three. The first " +
-  "line's target is absolute: at most 5 ms."
+  "CLI saying it is running the prompt) and `system/ui_invalidate` (official); system/init and the result are the " +
+  "same messages for all three. The first line's target is absolute: at most 5 ms. The official's first message " +
+  "is the `ui_invalidate` its parked CLI wrote after the initialize answer, before the claim (its answer to the " +
+  "claim_session request is a second `ui_invalidate`), handed over at the first read: the second line times, " +
+  "for each, the first message whose line reached the SDK process after the claim (the official spare's stdout " +
+  "goes through a tee, `spawnClaudeCodeProcess`, that notes each line's arrival by uuid; ours and raw hold no " +
+  "message from before the claim)."
 ]
 
 const main = async () => {

@@ -426,6 +426,14 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
         withTarget(medianLine(o, "claim", "8 prewarm", "claimed → first message (ms)", "lower", m("first")), {
           atMost: 5
         }),
+        medianLine(
+          o,
+          "claim",
+          "8 prewarm",
+          "claimed → first message written after the claim (ms)",
+          "lower",
+          m("fresh")
+        ),
         medianLine(o, "claim", "8 prewarm", "claimed → system/init (ms)", "lower", m("init")),
         medianLine(o, "claim", "8 prewarm", "claimed → result (ms)", "lower", m("result")),
         medianLine(o, "claim", "8 prewarm", "start → ready to claim (ms)", "lower", m("ready"))

@@ -89,11 +89,15 @@ export interface Options {
   /** The options of every session, over the `ClaudeCode` layer's defaults. */
   readonly options?: ClaudeOptions.OptionsInput | undefined
   /**
-   * How long after a claim its replacement starts warming; by default at
-   * once. A CLI starting up takes a few hundred milliseconds of CPU: on a
-   * machine with few cores, a replacement started at the claim competes with
-   * the claimed session's first turn, and a delay of a few hundred
-   * milliseconds lets that turn start first.
+   * How long after a claim its replacement starts warming (zero: at once).
+   * By default the replacement starts once the claimed session has heard
+   * from its CLI after the claim (spawning holds the event loop for a few
+   * milliseconds, and a CLI starting up takes a few hundred milliseconds of
+   * CPU: started at the claim, it delays the claimed session's first
+   * message), at once when another claim is waiting for a session, and at the
+   * latest a second after the claim. A delay of a few hundred milliseconds
+   * also keeps the replacement's start-up off the claimed session's first
+   * turn on a machine with few cores.
    */
   readonly refillDelay?: Duration.DurationInput | undefined
 }
@@ -118,7 +122,7 @@ export interface Status {
   readonly size: number
   /** The process ids of the ready sessions, the longest-waiting first. */
   readonly ready: ReadonlyArray<number>
-  /** How many warm-ups are under way (or, after a claim, waiting out `refillDelay`). */
+  /** How many warm-ups are under way (or, after a claim, waiting for their moment: see `refillDelay`). */
   readonly warming: number
   /** Why the last warm-up failed, until one succeeds (its slot retries, from 200 ms up to every 30 s). */
   readonly failure: Option.Option<Cause.Cause<ClaudeError>>
@@ -146,8 +150,13 @@ export const make = (
         })
       )
     )
-    const refillDelay = Duration.decodeUnknown(options.refillDelay ?? Duration.zero)
-    if (Option.isNone(refillDelay) || Duration.lessThan(refillDelay.value, Duration.zero)) {
+    const refillDelay = options.refillDelay === undefined
+      ? Option.some(Option.none<Duration.Duration>())
+      : Option.map(Duration.decodeUnknown(options.refillDelay), Option.some)
+    if (
+      Option.isNone(refillDelay) ||
+      Option.exists(refillDelay.value, (delay) => Duration.lessThan(delay, Duration.zero))
+    ) {
       return yield* new OptionsError({
         reason: "InvalidOptions",
         detail: `refillDelay: expected a duration (milliseconds, or a string like "250 millis"), got ${
@@ -165,12 +174,17 @@ export const make = (
       gate: Option.getOrUndefined(gate),
       claimerGate: Effect.serviceOption(PermissionGate.PermissionGate),
       prepareClaim: (input) =>
-        Effect.map(decodeClaim(input), (claim) => (session: Session) =>
-          Effect.all([
-            claim.model !== undefined ? session.setModel(claim.model) : Effect.void,
-            claim.permissionMode !== undefined ? session.setPermissionMode(claim.permissionMode) : Effect.void,
-            claim.maxThinkingTokens !== undefined ? session.setMaxThinkingTokens(claim.maxThinkingTokens) : Effect.void
-          ], { concurrency: "unbounded", discard: true }))
+        Effect.map(decodeClaim(input), (claim) => {
+          const requests = (session: Session) => [
+            ...(claim.model !== undefined ? [session.setModel(claim.model)] : []),
+            ...(claim.permissionMode !== undefined ? [session.setPermissionMode(claim.permissionMode)] : []),
+            ...(claim.maxThinkingTokens !== undefined ? [session.setMaxThinkingTokens(claim.maxThinkingTokens)] : [])
+          ]
+          // A claim that changes nothing costs nothing: no fibers, no control requests.
+          return Object.keys(claim).length === 0
+            ? undefined
+            : (session: Session) => Effect.all(requests(session), { concurrency: "unbounded", discard: true })
+        })
     })
   })
 

@@ -254,6 +254,48 @@ describe("SessionPool", () => {
       yield* awaitStatus(pool, full)
     }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("alone")]))))
 
+  it.live("by default, the replacement is spawned once the claimed session has heard from its CLI", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const pool = yield* SessionPool.make({ size: 1 })
+      yield* awaitStatus(pool, full)
+      const session = yield* pool.claim()
+      const claimedAt = Date.now()
+      const turn = yield* Effect.fork(collect(session.turn("first message first")))
+      // The CLI answers the prompt within milliseconds: its first message, not the one-second bound, starts the
+      // replacement.
+      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== session.pid))
+      assert.isBelow(Date.now() - claimedAt, 900)
+      assert.strictEqual(resultOf(yield* Fiber.join(turn)).result, "heard")
+      yield* awaitStatus(pool, full)
+    }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("heard")]))))
+
+  it.live("a claimed session that sends nothing gets its replacement a second after the claim", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const pool = yield* SessionPool.make({ size: 1 })
+      yield* awaitStatus(pool, full)
+      const session = yield* pool.claim()
+      const claimedAt = Date.now()
+      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== session.pid))
+      assert.isAtLeast(Date.now() - claimedAt, 950)
+      yield* awaitStatus(pool, full)
+    }).pipe(Effect.scoped, Effect.provide(harness([]))))
+
+  it.live("a claim that finds none ready starts the pending replacement at once", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const pool = yield* SessionPool.make({ size: 1 })
+      yield* awaitStatus(pool, full)
+      const first = yield* pool.claim()
+      // The first claimer sends nothing, so only the waiting claim can start the replacement before the bound.
+      const claimedAt = Date.now()
+      const second = yield* Effect.fork(Effect.scoped(Effect.map(pool.claim(), (session) => session.pid)))
+      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== first.pid))
+      assert.isBelow(Date.now() - claimedAt, 900)
+      assert.notStrictEqual(yield* Fiber.join(second), first.pid)
+    }).pipe(Effect.scoped, Effect.provide(harness([]))))
+
   it.effect("size must be a positive integer, refillDelay a duration", () =>
     Effect.gen(function*() {
       const error = yield* SessionPool.make({ size: 0 }).pipe(Effect.flip)

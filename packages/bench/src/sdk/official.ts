@@ -4,11 +4,20 @@
  *
  * @since 0.1.0
  */
-import { type Options, prewarm, type Query, query, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk"
+import {
+  type Options,
+  prewarm,
+  type Query,
+  query,
+  type SDKUserMessage,
+  type SpawnedProcess,
+  type SpawnOptions
+} from "@anthropic-ai/claude-agent-sdk"
+import { spawn } from "node:child_process"
 import { EventEmitter } from "node:events"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import type { Readable, Writable } from "node:stream"
+import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitProcessNamed, processesUnder } from "../procs.js"
@@ -324,22 +333,82 @@ const stopAbort = async (job: Job): Promise<ScenarioOutput> => {
   }
 }
 
+/**
+ * Spawns the CLI as the official SDK would, with its stdout passed through a tee that notes when each line
+ * arrived (by the message's `uuid`): what the SDK hands over at a read may have been written long before.
+ */
+const spawnNotingArrivals = (arrivals: Map<string, number>) => (options: SpawnOptions): SpawnedProcess => {
+  const child = spawn(options.command, options.args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", "pipe", "ignore"]
+  })
+  const tee = new PassThrough()
+  let pending = ""
+  child.stdout.on("data", (chunk: Buffer) => {
+    const t = now()
+    pending += chunk.toString("utf8")
+    let index: number
+    while ((index = pending.indexOf("\n")) !== -1) {
+      const line = pending.slice(0, index)
+      pending = pending.slice(index + 1)
+      try {
+        const uuid = JSON.parse(line)?.uuid
+        if (typeof uuid === "string") arrivals.set(uuid, t)
+      } catch {
+        // Not a message: nothing to note.
+      }
+    }
+    tee.write(chunk)
+  })
+  child.stdout.on("end", () => tee.end())
+  return {
+    stdin: child.stdin,
+    stdout: tee,
+    get killed() {
+      return child.killed
+    },
+    get exitCode() {
+      return child.exitCode
+    },
+    get signalCode() {
+      return child.signalCode
+    },
+    kill: (signal) => child.kill(signal),
+    on: (event: "exit" | "error", listener: (...args: Array<any>) => void) => void child.on(event, listener),
+    once: (event: "exit" | "error", listener: (...args: Array<any>) => void) => void child.once(event, listener),
+    off: (event: "exit" | "error", listener: (...args: Array<any>) => void) => void child.off(event, listener)
+  }
+}
+
 // A spare from `prewarm()` (the official way to have a process ready before the session is known); then
-// `claim()` with the job's folder and the prompt, timed from the claim.
+// `claim()` with the job's folder and the prompt, timed from the claim. The spare's parked CLI writes a
+// `system/ui_invalidate` after its initialize answer, which the SDK hands over at the first read after the claim:
+// `fresh` is the first message whose line arrived after the claim.
 const claim = async (job: Job): Promise<ScenarioOutput> => {
   const started = now()
+  const arrivals = new Map<string, number>()
   const { cwd: _cwd, ...options } = base(job)
-  const spare = await prewarm({ options })
+  const spare = await prewarm({ options: { ...options, spawnClaudeCodeProcess: spawnNotingArrivals(arrivals) } })
   const ready = now() - started
   await new Promise((resolve) => setTimeout(resolve, PARK_MILLIS))
   const marks = new Marks()
+  let fresh = Number.NaN
+  let freshType = ""
   const q = spare.claim({ prompt: PROMPT, options: { cwd: job.cwd } })
   spare.claimed.catch(() => {})
-  await drain(q, (m) => marks.see(m))
+  await drain(q, (m) => {
+    marks.see(m)
+    const arrived = typeof m?.uuid === "string" ? arrivals.get(m.uuid) : undefined
+    if (Number.isNaN(fresh) && (arrived === undefined || arrived >= marks.t0)) {
+      fresh = now() - marks.t0
+      freshType = m?.subtype !== undefined ? `${m.type}/${m.subtype}` : String(m?.type)
+    }
+  })
   const claimed = await spare.claimed.then(() => "claimed", (error) => `claim refused: ${String(error)}`)
   return {
-    metrics: { ready, first: marks.first, init: marks.init, result: marks.result },
-    notes: [`first message: ${marks.firstType}; ${claimed}`]
+    metrics: { ready, first: marks.first, fresh, init: marks.init, result: marks.result },
+    notes: [`first message: ${marks.firstType}; first written after the claim: ${freshType}; ${claimed}`]
   }
 }
 

@@ -388,7 +388,7 @@ const claim = (_job: Job) =>
       Effect.provideService(SessionPool.SessionPool, pool)
     )
     return {
-      metrics: { ready, first: marks.first, init: marks.init, result: marks.result },
+      metrics: { ready, first: marks.first, fresh: marks.first, init: marks.init, result: marks.result },
       notes: [`first message: ${marks.firstType}`]
     }
   }).pipe(Effect.scoped)

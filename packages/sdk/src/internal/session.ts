@@ -206,10 +206,18 @@ const makeSession = (
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
     if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
 
+    // Who waits for the next message the router reads (the session pool, timing a replacement's start).
+    let messageWaiters: Array<() => void> | undefined
+    const wakeMessageWaiters = () => {
+      const waiters = messageWaiters!
+      messageWaiters = undefined
+      for (const waiter of waiters) waiter()
+    }
     const { cli, hooks, router, stderr } = yield* env.services({
-      observe: mirror === undefined ? turns.observe : (message) => {
+      observe: (message) => {
         turns.observe(message)
-        mirror.observe(message)
+        if (mirror !== undefined) mirror.observe(message)
+        if (messageWaiters !== undefined) wakeMessageWaiters()
       },
       classifyExit: turns.classifyExit,
       redact: redactor.redact,
@@ -443,17 +451,32 @@ const makeSession = (
       stderr,
       ...SessionControl.make(router, initialization, env.mcp)
     }
-    processExits.set(session, cli.awaitExit)
+    poolSignals.set(session, {
+      exited: cli.awaitExit,
+      onNextMessage: (callback) => {
+        ;(messageWaiters ??= []).push(callback)
+      }
+    })
     return session
   })
 
 /**
- * Each session's wait for its CLI process to exit, for the session pool, which replaces a pooled session whose
- * process dies while it waits to be claimed (a consumer of the session learns it from the message stream).
+ * What the session pool watches on a session it holds.
  *
  * @internal
  */
-export const processExits = new WeakMap<Session, Effect.Effect<CliProcess.ExitStatus>>()
+export interface PoolSignals {
+  /**
+   * The CLI process's exit: a pooled session whose process dies while it waits to be claimed is replaced (a
+   * consumer of the session learns it from the message stream).
+   */
+  readonly exited: Effect.Effect<CliProcess.ExitStatus>
+  /** Calls `callback` once, when the router next reads a message from the CLI. */
+  readonly onNextMessage: (callback: () => void) => void
+}
+
+/** @internal */
+export const poolSignals = new WeakMap<Session, PoolSignals>()
 
 /**
  * A query on an open session: with a text prompt, its turn up to the `result`; with a stream of prompts, every

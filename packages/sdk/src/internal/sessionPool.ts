@@ -37,8 +37,10 @@ import * as InternalSession from "./session.js"
  */
 export interface PoolEnvironment {
   readonly size: number
-  /** How long after a claim its replacement starts warming. */
-  readonly refillDelay: Duration.Duration
+  /**
+   * How long after a claim its replacement starts warming; without one, by {@link refillRule}.
+   */
+  readonly refillDelay: Option.Option<Duration.Duration>
   /** Starts one session in the current scope: spawn, initialize. Run in the pool's context. */
   readonly start: Effect.Effect<Session, ClaudeError, Scope.Scope>
   /** The permission gate the pool's sessions answer with, if any. */
@@ -47,11 +49,11 @@ export interface PoolEnvironment {
   readonly claimerGate: Effect.Effect<Option.Option<unknown>>
   /**
    * Decodes what a claim asks for (before a session is taken), and gives what applies it to the claimed
-   * session over the control channel.
+   * session over the control channel: `undefined` when it asks for nothing.
    */
   readonly prepareClaim: (
     options: SessionPool.ClaimOptions
-  ) => Effect.Effect<(session: Session) => Effect.Effect<void, ClaudeError>, ClaudeError>
+  ) => Effect.Effect<((session: Session) => Effect.Effect<void, ClaudeError>) | undefined, ClaudeError>
 }
 
 /**
@@ -62,6 +64,14 @@ const warmupRetry = Schedule.exponential(Duration.millis(200), 2).pipe(
   Schedule.union(Schedule.spaced(Duration.seconds(30)))
 )
 
+/**
+ * When a claim's replacement starts warming, given no `refillDelay`: once the claimed session has read its first
+ * message from the CLI since the claim, so that the replacement's spawn (which holds the event loop for a few
+ * milliseconds) and start-up (a few hundred milliseconds of CPU) do not delay that message; at once when another
+ * claim is waiting for a session; and at the latest this long after the claim, for a claimer that sends nothing.
+ */
+const refillRule = { latest: Duration.seconds(1) }
+
 type SlotState = "warming" | "ready" | "cooling"
 
 interface Entry {
@@ -71,6 +81,8 @@ interface Entry {
   state: "ready" | "claimed" | "dead"
   /** Completed when the entry is claimed: its slot then warms the next one. */
   readonly claimed: Deferred.Deferred<void>
+  /** Completed when the claimed session has read a message from its CLI since the claim. */
+  readonly heard: Deferred.Deferred<void>
 }
 
 interface Slot {
@@ -95,6 +107,11 @@ export const make = (
     const slots: Array<Slot> = Array.from({ length: env.size }, () => ({ state: "warming" }))
     const ready: Array<Entry> = []
     const waiters: Array<Waiter> = []
+    // Slots whose replacement waits for its moment (see refillRule): a claim that has to wait starts one now.
+    const pendingRefills: Array<() => void> = []
+    const refillNow = (): void => {
+      pendingRefills.shift()?.()
+    }
     // The last warm-up failure, until a warm-up succeeds.
     let failure: Cause.Cause<ClaudeError> | undefined
     let closed = false
@@ -108,6 +125,14 @@ export const make = (
     const status = yield* SubscriptionRef.make(snapshot())
     const publish = SubscriptionRef.update(status, snapshot)
 
+    /** Marks `entry` claimed, at the instant of the claim: its slot then warms the next one. */
+    const claimEntry = (entry: Entry): void => {
+      entry.state = "claimed"
+      entry.slot.state = "warming"
+      InternalSession.poolSignals.get(entry.session)?.onNextMessage(() => Deferred.unsafeDone(entry.heard, Exit.void))
+      Deferred.unsafeDone(entry.claimed, Exit.void)
+    }
+
     /** Hands `entry` to the longest-waiting claimer, or puts it on the shelf. Synchronous: one step. */
     const offer = (entry: Entry): void => {
       const waiter = waiters.shift()
@@ -116,9 +141,7 @@ export const make = (
         ready.push(entry)
         return
       }
-      entry.state = "claimed"
-      entry.slot.state = "warming"
-      Deferred.unsafeDone(entry.claimed, Exit.void)
+      claimEntry(entry)
       Deferred.unsafeDone(waiter, Exit.succeed(entry))
     }
 
@@ -149,17 +172,18 @@ export const make = (
           scope,
           slot,
           state: "ready",
-          claimed: yield* Deferred.make<void>()
+          claimed: yield* Deferred.make<void>(),
+          heard: yield* Deferred.make<void>()
         }
         offer(entry)
         yield* publish
         // Until it is claimed, or its process dies while it waits: then it is replaced.
-        const exited = InternalSession.processExits.get(entry.session) ?? Effect.never
+        const exited = InternalSession.poolSignals.get(entry.session)?.exited ?? Effect.never
         const claimed = yield* Effect.raceFirst(
           Effect.as(Deferred.await(entry.claimed), true),
           Effect.as(exited, false)
         )
-        if (claimed && Duration.greaterThan(env.refillDelay, Duration.zero)) yield* Effect.sleep(env.refillDelay)
+        if (claimed) yield* awaitRefillMoment(entry)
         if (!claimed && entry.state === "ready") {
           entry.state = "dead"
           ready.splice(ready.indexOf(entry), 1)
@@ -168,6 +192,27 @@ export const make = (
         }
         return true
       })
+
+    const awaitRefillMoment = (entry: Entry): Effect.Effect<void> => {
+      if (Option.isSome(env.refillDelay)) {
+        return Duration.greaterThan(env.refillDelay.value, Duration.zero)
+          ? Effect.sleep(env.refillDelay.value)
+          : Effect.void
+      }
+      if (waiters.length > 0) return Effect.void
+      const demanded = Effect.async<void>((resume) => {
+        const wake = () => resume(Effect.void)
+        pendingRefills.push(wake)
+        return Effect.sync(() => {
+          const index = pendingRefills.indexOf(wake)
+          if (index !== -1) pendingRefills.splice(index, 1)
+        })
+      })
+      return Effect.raceAll([Deferred.await(entry.heard), demanded, Effect.sleep(refillRule.latest)]).pipe(
+        // The claimer's fiber, woken by the same message, takes it before the spawn holds the event loop.
+        Effect.zipRight(Effect.yieldNow())
+      )
+    }
 
     const runSlot = (slot: Slot) =>
       Effect.gen(function*() {
@@ -234,14 +279,13 @@ export const make = (
       if (closed) return Effect.fail(poolClosed())
       const entry = ready.shift()
       if (entry !== undefined) {
-        entry.state = "claimed"
-        entry.slot.state = "warming"
-        Deferred.unsafeDone(entry.claimed, Exit.void)
+        claimEntry(entry)
         return Effect.as(publish, entry)
       }
       if (failure !== undefined && !slots.some(isWarming)) return Effect.failCause(failure)
       const waiter = Deferred.unsafeMake<Entry, ClaudeError>(FiberId.none)
       waiters.push(waiter)
+      refillNow()
       return Deferred.await(waiter).pipe(
         Effect.onInterrupt(() =>
           Effect.suspend(() => {
@@ -265,9 +309,11 @@ export const make = (
           const entry = yield* restore(take)
           // From here the session belongs to the claimer's scope (and still closes with the pool).
           yield* Effect.addFinalizer((exit) => Scope.close(entry.scope, exit))
-          yield* restore(apply(entry.session)).pipe(
-            Effect.onError((cause) => Scope.close(entry.scope, Exit.failCause(cause)))
-          )
+          if (apply !== undefined) {
+            yield* restore(apply(entry.session)).pipe(
+              Effect.onError((cause) => Scope.close(entry.scope, Exit.failCause(cause)))
+            )
+          }
           return entry.session
         })
       )
