@@ -121,6 +121,28 @@ describe("ClaudeCode.session", () => {
       assert.deepStrictEqual(processesIn(cwd), [])
     }).pipe(Effect.provide(harness([bash("echo never"), ScriptedModel.text("never")]))))
 
+  it.live("closing mid-stream writes the interrupt with stdin's end behind it: the CLI stops by itself, inside the grace", () =>
+    Effect.gen(function*() {
+      const scope = yield* Scope.make()
+      const session = yield* ClaudeCode.session({ includePartialMessages: true }).pipe(Scope.extend(scope))
+      const streaming = yield* Deferred.make<void>()
+      yield* session.turn("talk slowly").pipe(
+        Stream.runForEach((m) => m.type === "stream_event" ? Deferred.succeed(streaming, void 0) : Effect.void),
+        Effect.fork
+      )
+      yield* Deferred.await(streaming)
+      const started = Date.now()
+      yield* Scope.close(scope, Exit.void)
+      // Mid-turn the CLI gets 1 s after stdin's end before SIGTERM; without the interrupt it would finish the
+      // ~10 s stream first. Not waiting for the interrupt's answer keeps the close to the CLI's own exit.
+      assert.isBelow(Date.now() - started, 900)
+      assert.isFalse(isAlive(session.pid))
+    }).pipe(
+      Effect.provide(harness([
+        ScriptedModel.slow(ScriptedModel.text("la ".repeat(600)), { delay: "50 millis", chunkSize: 3 })
+      ]))
+    ))
+
   it.live("interrupting the consuming fiber mid-turn leaves no process behind, shells included", () =>
     Effect.gen(function*() {
       const { cwd } = yield* Workspace

@@ -282,14 +282,18 @@ const makeSession = (
       InternalTelemetry.endSpan(span, runtime.fiberRefs, Exit.void)
     }
 
-    // Closing mid-turn: interrupt first (the CLI then stops its tools and shells itself), then end stdin.
+    // Closing mid-turn: the interrupt first (the CLI then stops its tools and shells itself), and stdin's
+    // end right behind it. The CLI reads the two in order, so its answer is not waited for: that would only
+    // add a round trip to every close (and a second to a CLI that never answers). The shutdown's grace bounds it.
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
         yield* router.expectExit
         const busy = turnInFlight()
         if (busy) {
-          yield* router.request(controlRequests.interrupt, {}, {
-            timeout: Duration.seconds(1)
+          yield* router.send({
+            type: "control_request",
+            request_id: `close_interrupt_${pid}`,
+            request: { subtype: "interrupt" }
           }).pipe(Effect.ignore)
         }
         yield* cli.shutdown({ gracePeriod: busy ? Duration.seconds(1) : settings.closeGracePeriod })
