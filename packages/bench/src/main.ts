@@ -189,7 +189,10 @@ const methodNotes = (quick: boolean): Array<string> => [
   "SIGTERM. Ours: `session.interrupt`, closing the session's scope, a stream that stops reading " +
   "(`Stream.takeUntil`), `Fiber.interrupt` of the consumer. Official: `interrupt()`, `close()`, `break` out of " +
   "`for await`, `AbortController.abort()`. Leftovers: live processes whose cwd is the session's, 300 ms after the " +
-  "CLI exited.",
+  "CLI exited. The close starts once the mid-tool interrupt's killed tool is reaped: at the end of its input the " +
+  "CLI waits (polling every 100 ms) until an interrupted tool's process group is gone, zombies included, and on " +
+  "this VM PID 1 reaps the orphaned ones lazily (up to ~1.5 s), which made the close bimodal (~20 ms or ~1 s) for " +
+  "all three.",
   "Row 8: ours keeps a `SessionPool` of one (spawned and initialized) and claims it with `SessionPool.query`; the " +
   "official SDK parks a spare with `prewarm()` and claims it with `spare.claim({ prompt, options: { cwd } })`; raw " +
   `spawns the CLI and waits for its initialize answer. Each is left parked ${PARK_MILLIS} ms, then timed from ` +

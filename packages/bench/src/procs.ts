@@ -10,14 +10,14 @@ import * as Path from "node:path"
 
 const readStat = (
   pid: number
-): { readonly ppid: number; readonly state: string; readonly comm: string } | undefined => {
+): { readonly ppid: number; readonly pgrp: number; readonly state: string; readonly comm: string } | undefined => {
   try {
     const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
     // "pid (comm) state ppid ...": comm may contain spaces and parentheses.
     const close = stat.lastIndexOf(")")
     const comm = stat.slice(stat.indexOf("(") + 1, close)
     const fields = stat.slice(close + 2).split(" ")
-    return { state: fields[0], ppid: Number(fields[1]), comm }
+    return { state: fields[0], ppid: Number(fields[1]), pgrp: Number(fields[2]), comm }
   } catch {
     return undefined
   }
@@ -134,6 +134,38 @@ export const awaitProcessNamed = (dir: string, comm: string, timeoutMillis: numb
       const found = processesUnder(dir).find((p) => p.comm === comm)
       if (found !== undefined) return resolve(found.pid)
       if (performance.now() > deadline) return resolve(undefined)
+      setTimeout(poll, 5)
+    }
+    poll()
+  })
+
+/**
+ * The process group of `pid`, or `undefined` when it is gone.
+ *
+ * @since 0.1.0
+ * @category Processes
+ */
+export const groupOf = (pid: number): number | undefined => readStat(pid)?.pgrp
+
+/**
+ * Waits until no process of group `pgrp` is left, zombies included (polling
+ * every 5 ms); resolves with whether that happened within `timeoutMillis`.
+ *
+ * A killed tool's processes become zombies; the ones its shell left are
+ * reaped by PID 1, which on some machines does it lazily (up to ~1.5 s on the
+ * bench's VM). The CLI waits for an interrupted tool's group to be gone before
+ * it exits at the end of its input, so a close timed while such a zombie is
+ * left measures PID 1, not the SDK.
+ *
+ * @since 0.1.0
+ * @category Processes
+ */
+export const awaitGroupReaped = (pgrp: number, timeoutMillis: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const deadline = performance.now() + timeoutMillis
+    const poll = () => {
+      if (!allPids().some((pid) => readStat(pid)?.pgrp === pgrp)) return resolve(true)
+      if (performance.now() > deadline) return resolve(false)
       setTimeout(poll, 5)
     }
     poll()

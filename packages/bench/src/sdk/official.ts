@@ -20,7 +20,7 @@ import * as Path from "node:path"
 import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
-import { awaitGone, awaitProcessNamed, processesUnder } from "../procs.js"
+import { awaitGone, awaitGroupReaped, awaitProcessNamed, groupOf, processesUnder } from "../procs.js"
 import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
@@ -271,12 +271,15 @@ const stopSession = async (job: Job): Promise<ScenarioOutput> => {
   // 7b: interrupt mid-tool
   input.push(STOP_PROMPTS.tool)
   const sleeper = await awaitProcessNamed(job.cwd, "sleep", 15_000)
+  const toolGroup = sleeper === undefined ? undefined : groupOf(sleeper)
   t0 = now()
   void q.interrupt()
   await until(iterator, isResult)
   const midTool = now() - t0
   await new Promise((resolve) => setTimeout(resolve, 300))
   const toolLeft = processesUnder(job.cwd).filter((p) => p.pid !== pid).length
+  // 7c starts once 7b's killed tool is reaped (PID 1 may take a second), see awaitGroupReaped
+  if (toolGroup !== undefined) await awaitGroupReaped(toolGroup, 5_000)
   // 7c: close() mid-stream
   input.push(STOP_PROMPTS.close)
   await until(iterator, isTextDelta)

@@ -33,11 +33,12 @@ import * as Mailbox from "effect/Mailbox"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
+import * as Net from "node:net"
 import * as Path from "node:path"
 import type { Readable, Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { STOP_PROMPTS } from "../jobs.js"
-import { awaitGone, awaitProcessNamed, processesUnder } from "../procs.js"
+import { awaitGone, awaitGroupReaped, awaitProcessNamed, groupOf, processesUnder } from "../procs.js"
 import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { probe } from "./oursProbe.js"
 import { fakeCliPipes, loadReplay, pingPongPipes, replayChunks } from "./replayFeed.js"
@@ -310,18 +311,32 @@ const stopSession = (job: Job) =>
     // 7b: interrupt mid-tool
     const second = yield* background(session.turn(STOP_PROMPTS.tool))
     const sleeper = yield* Effect.promise(() => awaitProcessNamed(job.cwd, "sleep", 15_000))
+    const toolGroup = sleeper === undefined ? undefined : groupOf(sleeper)
     t0 = now()
     yield* Effect.fork(session.interrupt)
     yield* Fiber.join(second.fiber)
     const midTool = second.state.result - t0
     yield* Effect.sleep("300 millis")
     const toolLeft = processesUnder(job.cwd).filter((p) => p.pid !== pid).length
+    // 7c starts once 7b's killed tool is reaped (PID 1 may take a second), see awaitGroupReaped
+    if (toolGroup !== undefined) yield* Effect.promise(() => awaitGroupReaped(toolGroup, 5_000))
     // 7c: close the session mid-stream
     const third = yield* background(session.turn(STOP_PROMPTS.close))
     yield* Deferred.await(third.started)
     t0 = now()
-    const closing = leftoversAfter(job.cwd, pid, t0)
+    const T0 = t0
+    Fs.appendFileSync("/tmp/perfclose-trace.log", `HR0 ${process.hrtime.bigint() / 1000n}\n`)
+    ;(globalThis as any).__T = (l: string) => Fs.appendFileSync("/tmp/perfclose-trace.log", `T ${(now() - T0).toFixed(2)} ${l}\n`)
+    {
+      let last = now()
+      const iv = setInterval(() => { const n = now(); if (n - last > 4) (globalThis as any).__T(`stall ${(n - last).toFixed(1)}`); last = n }, 1)
+      setTimeout(() => clearInterval(iv), 400)
+      const end0 = Net.Socket.prototype.end
+      Net.Socket.prototype.end = function(this: any, ...a: Array<any>) { (globalThis as any).__T("socket.end"); this.once("finish", () => (globalThis as any).__T("socket finish")); this.once("close", () => (globalThis as any).__T("socket close")); return end0.apply(this, a) }
+    }
+    const closing = leftoversAfter(job.cwd, pid, t0).then((r) => { (globalThis as any).__T("gone at " + r.exit.toFixed(1)); return r })
     yield* Scope.close(scope, Exit.void)
+    ;(globalThis as any).__T("scope closed")
     const closeReturn = now() - t0
     const closed = yield* Effect.promise(() => closing)
     yield* Fiber.interrupt(third.fiber)

@@ -8,7 +8,7 @@ import * as Path from "node:path"
 import type { Readable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
-import { awaitGone, awaitProcessNamed, isAlive, processesUnder } from "../procs.js"
+import { awaitGone, awaitGroupReaped, awaitProcessNamed, groupOf, isAlive, processesUnder } from "../procs.js"
 import { isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { answerOf, eachLine, RawCli, type RawCliOptions } from "./rawCli.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
@@ -179,12 +179,15 @@ const stopSession = async (job: Job): Promise<ScenarioOutput> => {
   const secondResult = cli.waitFor(isResult)
   cli.user(STOP_PROMPTS.tool)
   const sleeper = await awaitProcessNamed(job.cwd, "sleep", 15_000)
+  const toolGroup = sleeper === undefined ? undefined : groupOf(sleeper)
   t0 = now()
   void cli.request("interrupt")
   await secondResult
   const midTool = now() - t0
   await new Promise((resolve) => setTimeout(resolve, 300))
   const toolLeft = processesUnder(job.cwd).filter((p) => p.pid !== cli.pid).length
+  // 7c starts once 7b's killed tool is reaped (PID 1 may take a second), see awaitGroupReaped
+  if (toolGroup !== undefined) await awaitGroupReaped(toolGroup, 5_000)
   // 7c: close mid-stream
   const streaming3 = cli.waitFor(isTextDelta)
   cli.user(STOP_PROMPTS.close)
