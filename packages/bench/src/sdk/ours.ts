@@ -33,7 +33,6 @@ import * as Mailbox from "effect/Mailbox"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Path from "node:path"
 import type { Readable, Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
@@ -324,19 +323,8 @@ const stopSession = (job: Job) =>
     const third = yield* background(session.turn(STOP_PROMPTS.close))
     yield* Deferred.await(third.started)
     t0 = now()
-    const T0 = t0
-    Fs.appendFileSync("/tmp/perfclose-trace.log", `HR0 ${process.hrtime.bigint() / 1000n}\n`)
-    ;(globalThis as any).__T = (l: string) => Fs.appendFileSync("/tmp/perfclose-trace.log", `T ${(now() - T0).toFixed(2)} ${l}\n`)
-    {
-      let last = now()
-      const iv = setInterval(() => { const n = now(); if (n - last > 4) (globalThis as any).__T(`stall ${(n - last).toFixed(1)}`); last = n }, 1)
-      setTimeout(() => clearInterval(iv), 400)
-      const end0 = Net.Socket.prototype.end
-      Net.Socket.prototype.end = function(this: any, ...a: Array<any>) { (globalThis as any).__T("socket.end"); this.once("finish", () => (globalThis as any).__T("socket finish")); this.once("close", () => (globalThis as any).__T("socket close")); return end0.apply(this, a) }
-    }
-    const closing = leftoversAfter(job.cwd, pid, t0).then((r) => { (globalThis as any).__T("gone at " + r.exit.toFixed(1)); return r })
+    const closing = leftoversAfter(job.cwd, pid, t0)
     yield* Scope.close(scope, Exit.void)
-    ;(globalThis as any).__T("scope closed")
     const closeReturn = now() - t0
     const closed = yield* Effect.promise(() => closing)
     yield* Fiber.interrupt(third.fiber)
