@@ -141,10 +141,28 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
   )
 
 /**
+ * Pulls `self` in the caller's fiber, one chunk at a time: `f` gets each chunk,
+ * `end` gets how the stream stopped (`None` at its end, else its error). A
+ * stream run adds a sink stage and a fiber of its own, and its setup and
+ * teardown cost about three times this loop's (a session reads two streams of
+ * its CLI this way).
+ */
+const pullEach = <A, E, R, E2, R2, E3, R3>(
+  self: Stream.Stream<A, E, R>,
+  f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>,
+  end: (stopped: Option.Option<E>) => Effect.Effect<void, E3, R3>
+): Effect.Effect<void, E2 | E3, R | R2 | R3> =>
+  Effect.scoped(Effect.flatMap(Stream.toPull(self), (pull) => {
+    const loop: Effect.Effect<void, E2 | E3, R | R2 | R3> = Effect.matchEffect(pull, {
+      onFailure: end,
+      onSuccess: (chunk) => Effect.zipRight(f(chunk), loop)
+    })
+    return loop
+  }))
+
+/**
  * `Stream.runForEachChunk`, as a loop that pulls the stream in the caller's
- * fiber: a stream run adds a sink stage and a fiber of its own, and its setup
- * and teardown cost about three times a pull loop's (a session reads two
- * streams of its CLI this way). Ends with the stream, fails with it, or with
+ * fiber (see {@link pullEach}). Ends with the stream, fails with it, or with
  * `f`.
  *
  * @internal
@@ -153,19 +171,14 @@ export const forEachChunk = <A, E, R, E2, R2>(
   self: Stream.Stream<A, E, R>,
   f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>
 ): Effect.Effect<void, E | E2, R | R2> =>
-  Effect.scoped(Effect.flatMap(Stream.toPull(self), (pull) => {
-    const loop: Effect.Effect<void, E | E2, R | R2> = Effect.matchEffect(pull, {
-      onFailure: (error) => Option.isNone(error) ? Effect.void : Effect.fail(error.value),
-      onSuccess: (chunk) => Effect.zipRight(f(chunk), loop)
-    })
-    return loop
-  }))
+  pullEach(self, f, (stopped) => Option.isNone(stopped) ? Effect.void : Effect.fail(stopped.value))
 
 /**
  * The lines of a byte stream, pushed: `onLines` gets each batch of lines as
  * it is framed, in the caller's fiber, one batch at a time. The same lines,
  * end and failures as {@link frameLines}, with no stream stage between the
- * source and `onLines` (the source is pulled by {@link forEachChunk}).
+ * source and `onLines` (the source is pulled by the loop of
+ * {@link forEachChunk}; its failure ends the lines, as its end does).
  *
  * @internal
  */
@@ -177,24 +190,23 @@ export const readLines = <E, R>(
 <E2, R2>(
   onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2, R2>
 ): Effect.Effect<void, ProtocolError | E2, R | R2> =>
-  Effect.scoped(Effect.flatMap(Stream.toPull(self), (pull) => {
+  Effect.suspend(() => {
     const framer = makeFramer(maxLineChars, redactor)
-    const end = Effect.suspend((): Effect.Effect<void, ProtocolError | E2, R2> => {
-      const out: Array<string> = []
-      const error = framer.end(out)
-      return error !== undefined ? Effect.fail(error) : out.length > 0 ? onLines(out) : Effect.void
-    })
-    // As forEachChunk's loop, but the source's failure ends the lines, as its end does.
-    const loop: Effect.Effect<void, ProtocolError | E2, R | R2> = Effect.matchEffect(pull, {
-      onFailure: () => end,
-      onSuccess: (chunk) => {
+    return pullEach(
+      self,
+      (chunk): Effect.Effect<void, ProtocolError | E2, R2> => {
         const out: Array<string> = []
         for (const bytes of chunk) {
           const error = framer.push(bytes, out)
           if (error !== undefined) return Effect.fail(error)
         }
-        return out.length > 0 ? Effect.zipRight(onLines(out), loop) : loop
-      }
-    })
-    return loop
-  }))
+        return out.length > 0 ? onLines(out) : Effect.void
+      },
+      () =>
+        Effect.suspend((): Effect.Effect<void, ProtocolError | E2, R2> => {
+          const out: Array<string> = []
+          const error = framer.end(out)
+          return error !== undefined ? Effect.fail(error) : out.length > 0 ? onLines(out) : Effect.void
+        })
+    )
+  })
