@@ -172,7 +172,9 @@ const methodNotes = (quick: boolean): Array<string> => [
   "with a trivial handler; + HookRegistry; + PermissionGate) over a fake CliProcess.",
   "Row 3: the tap holds the CLI's output from the first stream_event to the result and hands the whole turn over in " +
   "one write, so messages/s measures the SDK (live, the rate is bounded by the CLI and the model server, and all " +
-  "three keep up).",
+  "three keep up). 'CPU per 1,000 messages' is the whole query's CPU (session start included: row 1's cost, spread " +
+  "over the messages) per 1,000 messages; 'the burst alone' is the CPU from the first text delta to the result as " +
+  "the consumer sees them (`process.cpuUsage`), per 1,000 messages.",
   "Row 4: a session recorded from the real CLI (hooks, gate, 10 Bash calls, a 2,000-delta text, partial messages) " +
   "replayed in a loop through a fake CLI process: ours through a fake CommandExecutor (the real CliProcess, " +
   "ControlRouter and session stream), the official SDK through its `spawnClaudeCodeProcess` option, raw through the " +

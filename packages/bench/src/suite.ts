@@ -211,6 +211,17 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           ),
           { ratio: 1.3 }
         ),
+        withTarget(
+          medianLine(
+            o,
+            "partial",
+            "3 partial",
+            "SDK CPU per 1,000 messages, the burst alone (first delta → result)",
+            "lower",
+            (r) => (m("streamCpuMillis")(r) / m("messages")(r)) * 1000
+          ),
+          { ratio: 1.3 }
+        ),
         medianLine(o, "partial", "3 partial", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb)
       ]
     },

@@ -28,6 +28,12 @@ export const toolUses = (m: any): number =>
     ? m.message.content.filter((b: any) => b?.type === "tool_use").length
     : 0
 
+// The process's CPU time so far, in ms.
+const cpuMillis = (): number => {
+  const usage = process.cpuUsage()
+  return (usage.user + usage.system) / 1000
+}
+
 /**
  * First-seen times of the interesting messages of a turn, relative to `t0`.
  *
@@ -44,6 +50,9 @@ export class Marks {
   firstToolUse = Number.NaN
   firstDelta = Number.NaN
   result = Number.NaN
+  /** The process's CPU time (ms) when the first text delta and the (last) result were seen. */
+  cpuAtFirstDelta = Number.NaN
+  cpuAtResult = Number.NaN
   messages = 0
   messagesSinceFirstDelta = 0
   toolCalls = 0
@@ -71,11 +80,13 @@ export class Marks {
       case "stream_event":
         if (Number.isNaN(this.firstDelta) && isTextDelta(m)) {
           this.firstDelta = t
+          this.cpuAtFirstDelta = cpuMillis()
           this.messagesSinceFirstDelta = 1
         }
         break
       case "result":
         this.result = t
+        this.cpuAtResult = cpuMillis()
         this.lastResult = m
         break
     }

@@ -86,7 +86,8 @@ const partial = (_job: Job) =>
       metrics: {
         messages: marks.messagesSinceFirstDelta,
         rate: marks.messagesSinceFirstDelta / ((marks.result - marks.firstDelta) / 1000),
-        streamMillis: marks.result - marks.firstDelta
+        streamMillis: marks.result - marks.firstDelta,
+        streamCpuMillis: marks.cpuAtResult - marks.cpuAtFirstDelta
       }
     }
   })

@@ -64,7 +64,8 @@ const partial = async (job: Job): Promise<ScenarioOutput> => {
     metrics: {
       messages: marks.messagesSinceFirstDelta,
       rate: marks.messagesSinceFirstDelta / ((marks.result - marks.firstDelta) / 1000),
-      streamMillis: marks.result - marks.firstDelta
+      streamMillis: marks.result - marks.firstDelta,
+      streamCpuMillis: marks.cpuAtResult - marks.cpuAtFirstDelta
     }
   }
 }
