@@ -118,3 +118,17 @@ export const isAlive = (pid: number): boolean => {
 
 export const bash = (command: string, description = "run a command") =>
   ScriptedModel.toolUse("Bash", { command, description })
+
+/** The live `claude` processes (run with stream-json, as the SDK runs them) whose parent is `parent` (Linux /proc). */
+export const cliProcessesOf = (parent: number): Array<number> =>
+  Fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      // after "(comm) ": the state, then the parent pid
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      if (Number(ppid) !== parent || state === "Z") return []
+      return Fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("stream-json") ? [Number(entry)] : []
+    } catch {
+      return [] // gone, or not ours to read
+    }
+  })
