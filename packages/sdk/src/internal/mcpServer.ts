@@ -26,7 +26,7 @@ import type * as Protocol from "../Protocol.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as Elicitation from "./elicitation.js"
 import * as GuardedRun from "./guardedRun.js"
-import { formatPath } from "./issuePath.js"
+import * as IssuePath from "./issuePath.js"
 import * as Mcp from "./mcpProtocol.js"
 import * as Model from "./mcpServerModel.js"
 import { ContextKey, isServer, type ServerInternal } from "./mcpServerModel.js"
@@ -347,42 +347,33 @@ type ToolRun =
     readonly call: GuardedRun.Call<never>
   }
 
-const isAsyncIssue = (issue: ParseResult.ParseIssue): boolean =>
-  issue._tag === "Forbidden" ||
-  ("issues" in issue && Array.isArray(issue.issues) && issue.issues.some(isAsyncIssue)) ||
-  ("issue" in issue && issue.issue !== undefined && isAsyncIssue(issue.issue as ParseResult.ParseIssue))
+/** Whether a synchronous decode stopped at an asynchronous step (which only an Effect decode can run). */
+const isAsyncIssue = (issue: ParseResult.ParseIssue): boolean => {
+  switch (issue._tag) {
+    case "Forbidden":
+      return true
+    case "Pointer":
+    case "Refinement":
+    case "Transformation":
+      return isAsyncIssue(issue.issue)
+    case "Composite":
+      return Array.isArray(issue.issues)
+        ? issue.issues.some(isAsyncIssue)
+        : isAsyncIssue(issue.issues as ParseResult.ParseIssue)
+    default:
+      return false
+  }
+}
 
 const toText = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }] })
 
-const EXPECTED = /^Expected (.*), actual (.*)$/s
-
-/** `Expected "a", actual "c"` and `Expected "b", actual "c"` at one path → `Expected "a" | "b", actual "c"`. */
-const mergeUnionBranches = (
-  issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>
-): ReadonlyArray<ParseResult.ArrayFormatterIssue> => {
-  const out: Array<ParseResult.ArrayFormatterIssue> = []
-  for (const issue of issues) {
-    const match = EXPECTED.exec(issue.message)
-    const index = match === null ?
-      -1 :
-      out.findIndex((other) =>
-        other.path.length === issue.path.length && other.path.every((segment, i) => segment === issue.path[i]) &&
-        EXPECTED.exec(other.message)?.[2] === match[2]
-      )
-    if (index < 0 || match === null) {
-      out.push(issue)
-      continue
-    }
-    const previous = EXPECTED.exec(out[index].message)!
-    out[index] = { ...out[index], message: `Expected ${previous[1]} | ${match[1]}, actual ${match[2]}` }
-  }
-  return out
-}
+/** What is wrong with a request's arguments, one line per problem (the CLI hands it to the model verbatim). */
+const problemsMessage = (header: string, root: string, problems: ReadonlyArray<IssuePath.Problem>): string =>
+  `${header}:\n${problems.map((problem) => `- ${IssuePath.problemLine(problem, root)}`).join("\n")}`
 
 /**
  * Arguments the Schema rejects: a JSON-RPC invalid-params error carrying the
- * Schema's message, one line per problem (the CLI hands the message to the
- * model verbatim as an error tool result), with the issues as `data`.
+ * Schema's message, one line per problem, with the problems as `data`.
  */
 const invalidParams = (
   id: Mcp.JsonRpcId,
@@ -390,26 +381,35 @@ const invalidParams = (
   root: string,
   issue: ParseResult.ParseIssue
 ): Mcp.JsonRpcResponse => {
-  const issues = mergeUnionBranches(ParseResult.ArrayFormatter.formatIssueSync(issue))
-  const lines = issues.map((entry) => `- ${formatPath(entry.path, root)}: ${entry.message}`)
+  const problems = IssuePath.problemsOf(issue)
   return Mcp.failure(
     id,
     Mcp.ErrorCode.InvalidParams,
-    `${header}:\n${lines.join("\n")}`,
-    { issues: issues.map((entry) => ({ path: entry.path.map(String), message: entry.message })) }
+    problemsMessage(header, root, problems),
+    { issues: problems.map((problem) => ({ path: problem.path.map(String), message: problem.message })) }
   )
 }
+
+const argumentsHeader = (tool: string) => `Invalid arguments for tool ${tool}`
 
 const invalidArguments = (id: Mcp.JsonRpcId, tool: string, issue: ParseResult.ParseIssue): Mcp.JsonRpcResponse =>
-  invalidParams(id, `Invalid arguments for tool ${tool}`, "(arguments)", issue)
+  invalidParams(id, argumentsHeader(tool), "(arguments)", issue)
 
-/** The same, for arguments found wrong in the handler's fiber (a Schema with an asynchronous step). */
-const invalidArgumentsResult = (tool: string, issue: ParseResult.ParseIssue): McpTool.CallToolResult => {
-  const response = invalidArguments(0, tool, issue) as { readonly error?: { readonly message?: unknown } }
-  return errorResult(
-    typeof response.error?.message === "string" ? response.error.message : `Invalid arguments for tool ${tool}`
+/** The same message as an error result, for arguments found wrong in the handler's fiber (an asynchronous Schema). */
+const invalidArgumentsResult = (tool: string, issue: ParseResult.ParseIssue): McpTool.CallToolResult =>
+  errorResult(problemsMessage(argumentsHeader(tool), "(arguments)", IssuePath.problemsOf(issue)))
+
+/** A request's params decoded, or the invalid-params error that says what is wrong with them. */
+const decodeParams = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  method: string,
+  id: Mcp.JsonRpcId,
+  params: unknown
+): Either.Either<A, Mcp.JsonRpcResponse> =>
+  Either.mapLeft(
+    ParseResult.decodeUnknownEither(schema)(params),
+    (issue) => Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Invalid ${method} params: ${IssuePath.describe(issue)}`)
   )
-}
 
 // -----------------------------------------------------------------------------
 // elicitation from a tool
@@ -481,8 +481,7 @@ const elicitFor = (
               onFailure: (issue) =>
                 new Mcp.ElicitationError({
                   reason: "InvalidContent",
-                  detail: ParseResult.ArrayFormatter.formatIssueSync(issue)
-                    .map((entry) => `${formatPath(entry.path, "(form)")}: ${entry.message}`).join("; "),
+                  detail: IssuePath.describe(issue, { whole: "(form)" }),
                   cause: issue
                 }),
               onSuccess: (content) => ({ action: "accept" as const, content })
@@ -852,14 +851,8 @@ export const connect = (server: McpServer, name: string = server.name, options?:
   const idKey = (id: Mcp.JsonRpcId) => `${typeof id}:${id}`
 
   const callTool = (id: Mcp.JsonRpcId, params: Readonly<Record<string, unknown>>, requestId: string): Answer => {
-    const decoded = Schema.decodeUnknownEither(Mcp.CallToolParams)(params)
-    if (Either.isLeft(decoded)) {
-      return immediate(Mcp.failure(
-        id,
-        Mcp.ErrorCode.InvalidParams,
-        `Invalid tools/call params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-      ))
-    }
+    const decoded = decodeParams(Mcp.CallToolParams, "tools/call", id, params)
+    if (Either.isLeft(decoded)) return immediate(decoded.left)
     const call = decoded.right
     const tool = tools.get(call.name)
     if (tool === undefined) return immediate(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown tool: ${call.name}`))
@@ -919,29 +912,15 @@ export const connect = (server: McpServer, name: string = server.name, options?:
       case "resources/templates/list":
         return Effect.succeed(Mcp.success(id, { resourceTemplates: templateListings }))
       case "resources/read": {
-        const decoded = Schema.decodeUnknownEither(Mcp.ReadResourceParams)(params)
-        return Either.isLeft(decoded)
-          ? Effect.succeed(
-            Mcp.failure(
-              id,
-              Mcp.ErrorCode.InvalidParams,
-              `Invalid resources/read params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-            )
-          )
-          : readResource(internal, id, decoded.right.uri)
+        const decoded = decodeParams(Mcp.ReadResourceParams, method, id, params)
+        return Either.isLeft(decoded) ? Effect.succeed(decoded.left) : readResource(internal, id, decoded.right.uri)
       }
       case "prompts/list":
         return Effect.succeed(Mcp.success(id, { prompts: promptListings }))
       case "prompts/get": {
-        const decoded = Schema.decodeUnknownEither(Mcp.GetPromptParams)(params)
+        const decoded = decodeParams(Mcp.GetPromptParams, method, id, params)
         return Either.isLeft(decoded)
-          ? Effect.succeed(
-            Mcp.failure(
-              id,
-              Mcp.ErrorCode.InvalidParams,
-              `Invalid prompts/get params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-            )
-          )
+          ? Effect.succeed(decoded.left)
           : getPrompt(internal, id, decoded.right.name, decoded.right.arguments ?? {})
       }
       default:
