@@ -10,7 +10,6 @@ import type * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Encoding from "effect/Encoding"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
@@ -645,25 +644,26 @@ const promptArguments = (prompt: McpPrompt.McpPrompt.Any): ReadonlyArray<typeof 
   return args
 }
 
+/** The listing fields a resource and a template share (those that are set). */
+const describedListing = (described: McpResource.Described) => ({
+  name: described.name,
+  ...(described.title !== undefined ? { title: described.title } : {}),
+  ...(described.description !== undefined ? { description: described.description } : {}),
+  ...(described.mimeType !== undefined ? { mimeType: described.mimeType } : {}),
+  ...(described.annotations !== undefined ? { annotations: described.annotations } : {})
+})
+
 /** The `resources/list` entry of a resource. @internal */
 export const resourceListing = (resource: McpResource.McpResource<any>): Mcp.ResourceListing => ({
   uri: resource.uri,
-  name: resource.name,
-  ...(resource.title !== undefined ? { title: resource.title } : {}),
-  ...(resource.description !== undefined ? { description: resource.description } : {}),
-  ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
-  ...(resource.size !== undefined ? { size: resource.size } : {}),
-  ...(resource.annotations !== undefined ? { annotations: resource.annotations } : {})
+  ...describedListing(resource),
+  ...(resource.size !== undefined ? { size: resource.size } : {})
 })
 
 /** The `resources/templates/list` entry of a template. @internal */
 export const templateListing = (template: McpResource.McpResourceTemplate<any, any>): Mcp.ResourceTemplateListing => ({
   uriTemplate: template.uriTemplate,
-  name: template.name,
-  ...(template.title !== undefined ? { title: template.title } : {}),
-  ...(template.description !== undefined ? { description: template.description } : {}),
-  ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
-  ...(template.annotations !== undefined ? { annotations: template.annotations } : {})
+  ...describedListing(template)
 })
 
 /** The `prompts/list` entry of a prompt. @internal */
@@ -680,9 +680,9 @@ export const promptListing = (prompt: McpPrompt.McpPrompt.Any): Mcp.PromptListin
 /** A handler's content as a `resources/read` result. */
 const readResult = (uri: string, mimeType: string | undefined, content: unknown): unknown =>
   typeof content === "string"
-    ? { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), text: content }] }
+    ? { contents: [Mcp.textContents(uri, content, mimeType)] }
     : content instanceof Uint8Array
-    ? { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), blob: Encoding.encodeBase64(content) }] }
+    ? { contents: [Mcp.blobContents(uri, content, mimeType)] }
     : content
 
 /** A handler's content as a `prompts/get` result. */
