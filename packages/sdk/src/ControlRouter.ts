@@ -418,10 +418,8 @@ export const make: (
         : GuardedRun.watch(forRequest, clock, () => answer.effect, Duration.infinity, span, (exit) => {
           const value = (exit as Option.Some<Exit.Exit<unknown, InboundHandlerError>>).value
           if (Exit.isSuccess(value)) {
-            let json: string | undefined
-            try {
-              json = value.value === undefined ? undefined : JSON.stringify(value.value)
-            } catch {
+            const json = GuardedRun.stringify(value.value)
+            if (json === null) {
               log(Effect.logWarning("an inbound control request's answer cannot be written as JSON"))
               return settle(errorLine(requestId, "the SDK could not encode its answer"), value)
             }
