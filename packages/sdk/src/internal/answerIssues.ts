@@ -8,8 +8,11 @@
  *
  * @internal
  */
+import * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
+import type * as Schema from "effect/Schema"
 import { formatPath, joinLines, problemLine, problemsOf } from "./issuePath.js"
+import { answerValidator } from "./protocol/validator.js"
 
 const MAX_EXPECTED = 120
 const MAX_ACTUAL = 60
@@ -46,3 +49,21 @@ export const format = (error: ParseResult.ParseError, subject: string): string =
     "; ",
     MAX_LINES
   )
+
+/**
+ * The check of a handler's answers against `schema` (see
+ * `Validator.answerValidator`), failing with the line {@link format} writes.
+ *
+ * @internal
+ */
+export const validator = <A>(
+  schema: Schema.Schema<A, any, never>,
+  subject: string
+): (answer: unknown) => Either.Either<A, string> => {
+  const validate = answerValidator(schema)
+  return (answer) => {
+    const valid = validate(answer)
+    // A valid answer's Right is passed on as it is (no copy per answer on the hot path).
+    return Either.isLeft(valid) ? Either.left(format(valid.left, subject)) : valid as Either.Either<A, never>
+  }
+}

@@ -143,6 +143,13 @@ export interface Outcome<A> {
 }
 
 /**
+ * A {@link Finish} that keeps the answer alone.
+ *
+ * @internal
+ */
+export const answerOf = <A>(answer: A): A => answer
+
+/**
  * A {@link Finish} that builds an {@link Outcome}.
  *
  * @internal

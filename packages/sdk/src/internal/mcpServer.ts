@@ -13,7 +13,7 @@ import * as Either from "effect/Either"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
+import type * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import type { Options as ClaudeOptions } from "../ClaudeOptions.js"
 import type { InboundHandler } from "../ControlRouter.js"
@@ -250,7 +250,7 @@ export const causeMessage = (cause: Cause.Cause<unknown>): string => {
   return Cause.isInterruptedOnly(cause) ? "the tool call was interrupted" : Cause.pretty(cause)
 }
 
-const validateResult = Schema.validateEither(Mcp.CallToolResult, { onExcessProperty: "preserve" })
+const validateResult = AnswerIssues.validator(Mcp.CallToolResult, "the tool result")
 
 const decodeOptions: AST.ParseOptions = { errors: "all", onExcessProperty: "ignore" }
 
@@ -271,7 +271,7 @@ const toolPolicy = (
       fallsBack: "answered an error result",
       validate: (answer) => {
         if (typeof answer === "string") return Either.right(toText(answer))
-        return Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the tool result"))
+        return validateResult(answer)
       },
       fallback: (reason, cause) =>
         errorResult(
@@ -512,15 +512,11 @@ const servedPolicy = <A>(
 ): GuardedRun.Policy<Served<A>> => {
   let policy = servedPolicies.get(key)
   if (policy === undefined) {
-    const validate = Schema.validateEither(schema, { onExcessProperty: "preserve" })
+    const validate = AnswerIssues.validator(schema, `the result of ${what}`)
     policy = {
       kind: "tool",
       fallsBack: "answered an MCP error",
-      validate: (answer) =>
-        Either.map(
-          Either.mapLeft(validate(answer), (error) => AnswerIssues.format(error, `the result of ${what}`)),
-          (result) => ({ _tag: "Served", result })
-        ),
+      validate: (answer) => Either.map(validate(answer), (result) => ({ _tag: "Served", result })),
       fallback: (reason, cause) => ({
         _tag: "Failed",
         message: reason === "timeout"

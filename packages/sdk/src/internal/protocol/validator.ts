@@ -392,5 +392,10 @@ export const answerValidator = <A>(
   const options = { onExcessProperty: "preserve" } as const
   const fast = validatorFor(schema, options)
   if (fast === undefined) return Schema.validateEither(schema, options)
-  return (input) => Either.mapLeft(fast(input), (issue) => new ParseResult.ParseError({ issue }))
+  return (input) => {
+    const valid = fast(input)
+    return Either.isLeft(valid)
+      ? Either.left(new ParseResult.ParseError({ issue: valid.left }))
+      : valid as Either.Either<A, never>
+  }
 }
