@@ -60,17 +60,15 @@ export const Subpath = Schema.String.pipe(
   })
 ).annotations({ identifier: "Subpath" })
 
-/** @internal */
-export const SessionKey = Schema.Struct({
-  projectKey: ProjectKey,
-  sessionId: SessionId,
-  subpath: Schema.optional(Subpath)
-}).annotations({ identifier: "SessionKey" })
+const sessionRef = { projectKey: ProjectKey, sessionId: SessionId }
 
 /** @internal */
-export const SessionRef = Schema.Struct({ projectKey: ProjectKey, sessionId: SessionId }).annotations({
-  identifier: "SessionRef"
+export const SessionKey = Schema.Struct({ ...sessionRef, subpath: Schema.optional(Subpath) }).annotations({
+  identifier: "SessionKey"
 })
+
+/** @internal */
+export const SessionRef = Schema.Struct(sessionRef).annotations({ identifier: "SessionRef" })
 
 /** @internal */
 export const Entry = Schema.Struct(
