@@ -376,6 +376,9 @@ describe("McpServer JSON-RPC", () => {
       const server = yield* McpServer.make({ name: "s", tools: [hang], timeout: "100 millis" })
       const result = resultOf(yield* call(server, "hang", {}))
       assert.include(textOf(result), "did not finish within 100ms")
+      // The same tool in a server with another timeout: stopped, and reported, at that one.
+      const other = yield* McpServer.make({ name: "t", tools: [hang], timeout: "150 millis" })
+      assert.include(textOf(resultOf(yield* call(other, "hang", {}))), "did not finish within 150ms")
     }))
 
   it.live("notifications/cancelled interrupts the call it names; interrupting the caller interrupts the handler", () =>

@@ -257,36 +257,46 @@ const decodeOptions: AST.ParseOptions = { errors: "all", onExcessProperty: "igno
 // What the model reads when a tool's own result cannot be sent.
 const errorResult = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }], isError: true })
 
-// One policy per tool and timeout, built at its first call.
-const toolPolicies = new WeakMap<McpTool.McpTool.Any, GuardedRun.Policy<McpTool.CallToolResult>>()
+/**
+ * One policy per handler and timeout, built at its first use: a tool (a
+ * resource, a prompt) may serve in servers of different timeouts, and its
+ * fallback names the one it ran under.
+ */
+const policyCache = <P>() => {
+  const cache = new WeakMap<object, Map<number, P>>()
+  return (handler: object, timeout: Duration.Duration, build: () => P): P => {
+    let byTimeout = cache.get(handler)
+    if (byTimeout === undefined) cache.set(handler, byTimeout = new Map())
+    const millis = Duration.toMillis(timeout)
+    let policy = byTimeout.get(millis)
+    if (policy === undefined) byTimeout.set(millis, policy = build())
+    return policy
+  }
+}
+
+const toolPolicies = policyCache<GuardedRun.Policy<McpTool.CallToolResult>>()
 
 const toolPolicy = (
   tool: McpTool.McpTool.Any,
   timeout: Duration.Duration
-): GuardedRun.Policy<McpTool.CallToolResult> => {
-  let policy = toolPolicies.get(tool)
-  if (policy === undefined) {
-    policy = {
-      kind: "tool",
-      fallsBack: "answered an error result",
-      validate: (answer) => {
-        if (typeof answer === "string") return Either.right(toText(answer))
-        return validateResult(answer)
-      },
-      fallback: (reason, cause) =>
-        errorResult(
-          reason === "timeout"
-            ? `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
-            : reason === "invalid_output"
-            ? `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
-            : causeMessage(cause!)
-        ),
-      decisionOf: (result) => (result.isError === true ? "error" : "result")
-    }
-    toolPolicies.set(tool, policy)
-  }
-  return policy
-}
+): GuardedRun.Policy<McpTool.CallToolResult> =>
+  toolPolicies(tool, timeout, () => ({
+    kind: "tool",
+    fallsBack: "answered an error result",
+    validate: (answer) => {
+      if (typeof answer === "string") return Either.right(toText(answer))
+      return validateResult(answer)
+    },
+    fallback: (reason, cause) =>
+      errorResult(
+        reason === "timeout"
+          ? `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
+          : reason === "invalid_output"
+          ? `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
+          : causeMessage(cause!)
+      ),
+    decisionOf: (result) => (result.isError === true ? "error" : "result")
+  }))
 
 /**
  * One tool call as a guarded run (the one fiber of its request: the router
@@ -501,19 +511,18 @@ const elicitFor = (
  */
 type Served<A> = { readonly _tag: "Served"; readonly result: A } | { readonly _tag: "Failed"; readonly message: string }
 
-const servedPolicies = new WeakMap<object, GuardedRun.Policy<Served<any>>>()
+const servedPolicies = policyCache<GuardedRun.Policy<Served<any>>>()
 
-/** One policy per resource or prompt (and its timeout), built at its first use. */
+/** The policy of a resource or a prompt. */
 const servedPolicy = <A>(
-  key: object,
+  handler: object,
   schema: Schema.Schema<A, any, never>,
   what: string,
   timeout: Duration.Duration
-): GuardedRun.Policy<Served<A>> => {
-  let policy = servedPolicies.get(key)
-  if (policy === undefined) {
+): GuardedRun.Policy<Served<A>> =>
+  servedPolicies(handler, timeout, () => {
     const validate = AnswerIssues.validator(schema, `the result of ${what}`)
-    policy = {
+    return {
       kind: "tool",
       fallsBack: "answered an MCP error",
       validate: (answer) => Either.map(validate(answer), (result) => ({ _tag: "Served", result })),
@@ -527,10 +536,7 @@ const servedPolicy = <A>(
       }),
       decisionOf: (served) => (served._tag === "Served" ? "result" : "error")
     }
-    servedPolicies.set(key, policy)
-  }
-  return policy
-}
+  })
 
 /** Runs a server handler under the guarded run and answers with a JSON-RPC result or error. */
 const serve = <A>(
