@@ -538,29 +538,66 @@ const servedPolicy = <A>(
     }
   })
 
+/** What a resource or a prompt serves: its result's Schema, how messages and spans name it. */
+interface Serving<A> {
+  /** The resource, template or prompt (its timeout, else the server's). */
+  readonly handler: { readonly timeout: Duration.Duration | undefined }
+  readonly result: Schema.Schema<A, any, never>
+  /** What the MCP error says: `The resource orders://{id}`. */
+  readonly what: string
+  /** What the fallback's warning says: `MCP resource template "orders://{id}"`. */
+  readonly subject: string
+  readonly annotations: Record<string, unknown>
+}
+
 /** Runs a server handler under the guarded run and answers with a JSON-RPC result or error. */
 const serve = <A>(
   server: ServerInternal,
   id: Mcp.JsonRpcId,
-  policy: GuardedRun.Policy<Served<A>>,
-  subject: string,
-  timeout: Duration.Duration,
-  evaluate: () => Effect.Effect<unknown, unknown>,
-  annotations: Record<string, unknown>
+  serving: Serving<A>,
+  evaluate: () => Effect.Effect<unknown, unknown>
+): Effect.Effect<Mcp.JsonRpcResponse> => {
+  const timeout = serving.handler.timeout ?? server.timeout
+  return Effect.flatMap(
+    Effect.option(Effect.currentSpan),
+    (span) =>
+      GuardedRun.run(servedPolicy(serving.handler, serving.result, serving.what, timeout), {
+        subject: serving.subject,
+        span: Option.getOrUndefined(span),
+        evaluate,
+        timeout,
+        annotations: () => serving.annotations
+      }, (served) =>
+        served._tag === "Served"
+          ? Mcp.success(id, served.result)
+          : Mcp.failure(id, Mcp.ErrorCode.InternalError, served.message))
+  ).pipe(
+    Effect.provide(server[ContextKey])
+  )
+}
+
+/**
+ * A handler's parameters decoded by its Schema (in the server's context: a
+ * Schema may use services), then `serve`d; parameters the Schema rejects are
+ * an invalid-params error.
+ */
+const withParameters = <P>(
+  server: ServerInternal,
+  id: Mcp.JsonRpcId,
+  parameters: Schema.Schema<P, any, any>,
+  raw: unknown,
+  invalid: { readonly header: string; readonly root: string },
+  served: (params: P) => Effect.Effect<Mcp.JsonRpcResponse>
 ): Effect.Effect<Mcp.JsonRpcResponse> =>
-  Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
-    GuardedRun.run(policy, {
-      subject,
-      span: Option.getOrUndefined(span),
-      evaluate,
-      timeout,
-      annotations: () => annotations
-    }, (served) =>
-      served._tag === "Served"
-        ? Mcp.success(id, served.result)
-        : Mcp.failure(id, Mcp.ErrorCode.InternalError, served.message))).pipe(
+  Effect.flatMap(
+    Effect.either(ParseResult.decodeUnknown(parameters as Schema.Schema<P, unknown, never>, decodeOptions)(raw)).pipe(
       Effect.provide(server[ContextKey])
-    )
+    ),
+    (decoded) =>
+      Either.isLeft(decoded)
+        ? Effect.succeed(invalidParams(id, invalid.header, invalid.root, decoded.left))
+        : served(decoded.right)
+  )
 
 const VARIABLE = /\{([^{}]*)\}/g
 const VARIABLE_NAME = /^[A-Za-z0-9_]+$/
@@ -706,20 +743,17 @@ const readResource = (
 ): Effect.Effect<Mcp.JsonRpcResponse> => {
   for (const resource of server.resources) {
     if (resource._tag === "Resource" && resource.uri === uri) {
-      const timeout = resource.timeout ?? server.timeout
-      return serve(
-        server,
-        id,
-        servedPolicy(resource, Mcp.ReadResourceResult, `The resource ${uri}`, timeout),
-        `MCP resource "${uri}"`,
-        timeout,
-        () =>
-          Effect.map(resource.content, (content) => readResult(uri, resource.mimeType, content)) as Effect.Effect<
-            unknown,
-            unknown
-          >,
-        { resource: uri }
-      )
+      return serve(server, id, {
+        handler: resource,
+        result: Mcp.ReadResourceResult,
+        what: `The resource ${uri}`,
+        subject: `MCP resource "${uri}"`,
+        annotations: { resource: uri }
+      }, () =>
+        Effect.map(resource.content, (content) => readResult(uri, resource.mimeType, content)) as Effect.Effect<
+          unknown,
+          unknown
+        >)
     }
   }
   for (const resource of server.resources) {
@@ -734,28 +768,23 @@ const readResource = (
     } catch {
       return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Invalid percent-encoding in ${uri}`))
     }
-    const timeout = resource.timeout ?? server.timeout
-    return Effect.flatMap(
-      Effect.either(
-        ParseResult.decodeUnknown(resource.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(raw)
-      ),
+    return withParameters(
+      server,
+      id,
+      resource.parameters,
+      raw,
+      { header: `Invalid URI for resource template ${resource.uriTemplate}`, root: "(uri)" },
       (params) =>
-        Either.isLeft(params)
-          ? Effect.succeed(
-            invalidParams(id, `Invalid URI for resource template ${resource.uriTemplate}`, "(uri)", params.left)
-          )
-          : serve(
-            server,
-            id,
-            servedPolicy(resource, Mcp.ReadResourceResult, `The resource ${resource.uriTemplate}`, timeout),
-            `MCP resource template "${resource.uriTemplate}"`,
-            timeout,
-            () =>
-              Effect.map(resource.content(params.right, uri), (content) =>
-                readResult(uri, resource.mimeType, content)) as Effect.Effect<unknown, unknown>,
-            { resource: uri, resourceTemplate: resource.uriTemplate }
-          )
-    ).pipe(Effect.provide(server[ContextKey]))
+        serve(server, id, {
+          handler: resource,
+          result: Mcp.ReadResourceResult,
+          what: `The resource ${resource.uriTemplate}`,
+          subject: `MCP resource template "${resource.uriTemplate}"`,
+          annotations: { resource: uri, resourceTemplate: resource.uriTemplate }
+        }, () =>
+          Effect.map(resource.content(params, uri), (content) =>
+            readResult(uri, resource.mimeType, content)) as Effect.Effect<unknown, unknown>)
+    )
   }
   return Effect.succeed(Mcp.failure(id, Mcp.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }))
 }
@@ -771,26 +800,26 @@ const getPrompt = (
   if (prompt === undefined) {
     return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown prompt: ${name}`))
   }
-  const timeout = prompt.timeout ?? server.timeout
-  return Effect.flatMap(
-    Effect.either(
-      ParseResult.decodeUnknown(prompt.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(args)
-    ),
-    (decoded) =>
-      Either.isLeft(decoded)
-        ? Effect.succeed(invalidParams(id, `Invalid arguments for prompt ${name}`, "(arguments)", decoded.left))
-        : serve(
-          server,
-          id,
-          servedPolicy(prompt, Mcp.GetPromptResult, `The prompt ${name}`, timeout),
-          `MCP prompt "${name}"`,
-          timeout,
-          () =>
-            Effect.map(prompt.content(decoded.right), (content) =>
-              promptResult(prompt.description, content)) as Effect.Effect<unknown, unknown>,
-          { prompt: name }
-        )
-  ).pipe(Effect.provide(server[ContextKey]))
+  return withParameters(
+    server,
+    id,
+    prompt.parameters,
+    args,
+    { header: `Invalid arguments for prompt ${name}`, root: "(arguments)" },
+    (params) =>
+      serve(server, id, {
+        handler: prompt,
+        result: Mcp.GetPromptResult,
+        what: `The prompt ${name}`,
+        subject: `MCP prompt "${name}"`,
+        annotations: { prompt: name }
+      }, () =>
+        Effect.map(prompt.content(params), (content) =>
+          promptResult(prompt.description, content)) as Effect.Effect<
+            unknown,
+            unknown
+          >)
+  )
 }
 
 // -----------------------------------------------------------------------------
