@@ -136,6 +136,17 @@ describe("McpServer JSON-RPC", () => {
       assert.strictEqual((noMethod as any).id, 3)
       const badParams = yield* McpServer.handle(server, { jsonrpc: "2.0", id: 4, method: "tools/list", params: [1] })
       assert.deepStrictEqual((badParams as any).error, { code: -32600, message: "params must be an object" })
+      // params of the wrong shape: invalid params, naming the field
+      const badCall = yield* McpServer.handle(server, {
+        jsonrpc: "2.0",
+        id: 6,
+        method: "tools/call",
+        params: { name: 42 }
+      })
+      assert.deepStrictEqual((badCall as any).error, {
+        code: -32602,
+        message: "Invalid tools/call params: name: Expected string, actual 42"
+      })
       // a response to a request we never sent is acknowledged and ignored
       assert.deepStrictEqual(
         yield* McpServer.handle(server, { jsonrpc: "2.0", id: 5, result: {} }),
