@@ -119,7 +119,8 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
           Effect.provide(context)
         )
       }
-      const attached = yield* SessionStoreResume.attach(store.value, options).pipe(Effect.provide(context))
+      const attached = yield* SessionStoreResume.attach(store.value, options, ClaudeOptions.runtimeSettings(options))
+        .pipe(Effect.provide(context))
       const environment = yield* sessionEnvironment(executable, attached.options)
       return yield* InternalSession.make({ ...environment, mirror: attached.mirror }).pipe(Effect.provide(context))
     })
