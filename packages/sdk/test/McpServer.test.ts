@@ -294,6 +294,12 @@ describe("McpServer JSON-RPC", () => {
       )
       assert.deepStrictEqual(error.data.issues[2], { path: ["tags", "1"], message: "Expected string, actual 2" })
       assert.isFalse(yield* Ref.get(called))
+      // a value that itself reads ", actual ": the union's branches still merge into one line
+      const tricky = yield* call(server, "strict", { sku: "SKU-1", quantity: 1, tags: [], size: "L, actual M" })
+      assert.strictEqual(
+        (tricky as any).error.message,
+        "Invalid arguments for tool strict:\n- size: Expected \"S\" | \"M\" | undefined, actual \"L, actual M\""
+      )
       // missing arguments read as {}
       const missing = yield* McpServer.handle(server, {
         jsonrpc: "2.0",
