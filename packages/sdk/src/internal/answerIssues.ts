@@ -37,9 +37,9 @@ const shortActual = (actual: string): string => actual.length <= MAX_ACTUAL ? ac
  *
  * @internal
  */
-export const format = (error: ParseResult.ParseError, subject: string): string =>
+export const format = (issue: ParseResult.ParseIssue, subject: string): string =>
   joinLines(
-    problemsOf(error.issue).map((problem) =>
+    problemsOf(issue).map((problem) =>
       problem.expected === undefined
         ? problemLine(problem, subject)
         : `${formatPath(problem.path, subject)}: Expected ${shortExpected(problem.expected.join(" | "))}, actual ${

@@ -111,7 +111,7 @@ const invalid = (operation: Operation, reason: "InvalidKey" | "InvalidEntry", su
   new SessionStoreError({
     operation,
     reason,
-    detail: AnswerIssues.format(new ParseResult.ParseError({ issue }), subject)
+    detail: AnswerIssues.format(issue, subject)
   })
 
 /** @internal */
