@@ -64,26 +64,6 @@ export const toAiError = (method: string) => (error: CallError): AiError.AiError
   }
 }
 
-/** The `ResultError` of a result that reports an error, as `ClaudeCode.result` raises it. @internal */
-export const resultFailure = (result: Protocol.ResultMessage): ClaudeError.ResultError | undefined => {
-  const fields = result as {
-    readonly session_id?: string
-    readonly errors?: ReadonlyArray<unknown>
-    readonly result?: unknown
-    readonly terminal_reason?: unknown
-    readonly is_error?: unknown
-  }
-  if (result.subtype === "success" && fields.is_error !== true) return undefined
-  return new ClaudeError.ResultError({
-    reason: result.subtype === "success"
-      ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
-      : String(result.subtype),
-    sessionId: fields.session_id ?? "",
-    errors: (fields.errors ?? []).map(String),
-    ...(typeof fields.result === "string" ? { result: fields.result } : {})
-  })
-}
-
 /** The config of a call: the layer's, under the override in context. @internal */
 export const currentConfig = (config: Config): Effect.Effect<Config> =>
   Effect.map(
@@ -295,7 +275,7 @@ export const translateTurn = (
           ])
         )
       }
-      const failure = resultFailure(message)
+      const failure = ClaudeError.resultFailure(message)
       return failure !== undefined ? Effect.fail(failure) : Effect.succeed(translator.finish(message))
     }),
     Stream.flattenIterables,
@@ -303,7 +283,7 @@ export const translateTurn = (
       sawResult
         ? Stream.empty
         : Stream.fail(
-          new ClaudeError.ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+          ClaudeError.noResult()
         )
     ))
   )
