@@ -569,6 +569,18 @@ const EnvVarName = Schema.String.pipe(
   })
 )
 
+/** How a credential (a file's, an environment variable's) is kept from sandboxed commands. */
+const credentialFields = {
+  mode: CredentialMode,
+  /** `mask`: a regex whose first group is the credential (inside the file, in the variable's value). */
+  extract: opt(Text),
+  onExtractNoMatch: opt(OnExtractNoMatch),
+  decode: opt(Schema.Literal("jwt")),
+  maskClaims: opt(Schema.Array(Text)),
+  /** `mask`: the hosts the real credential is injected for (default: `network.allowedDomains`). */
+  injectHosts: opt(Paths)
+}
+
 /**
  * A credential file sandboxed commands may not read (`deny`) or see with a
  * stand-in value that the CLI's proxy swaps for the real one on the way out
@@ -579,15 +591,8 @@ const EnvVarName = Schema.String.pipe(
  */
 export const SandboxCredentialFile = Schema.Struct({
   path: NonEmptyText,
-  mode: CredentialMode,
-  /** `mask`: a regex whose first group is the credential inside the file. */
-  extract: opt(Text),
-  onExtractNoMatch: opt(OnExtractNoMatch),
-  decode: opt(Schema.Literal("jwt")),
-  maskClaims: opt(Schema.Array(Text)),
-  maskDuplicates: opt(Schema.Boolean),
-  /** `mask`: the hosts the real credential is injected for (default: `network.allowedDomains`). */
-  injectHosts: opt(Paths)
+  ...credentialFields,
+  maskDuplicates: opt(Schema.Boolean)
 }).pipe(
   Schema.filter((entry) =>
     entry.mode === "mask" && entry.path.endsWith("/")
@@ -608,12 +613,7 @@ export const SandboxCredentialFile = Schema.Struct({
  */
 export const SandboxCredentialEnvVar = Schema.Struct({
   name: EnvVarName,
-  mode: CredentialMode,
-  extract: opt(Text),
-  onExtractNoMatch: opt(OnExtractNoMatch),
-  decode: opt(Schema.Literal("jwt")),
-  maskClaims: opt(Schema.Array(Text)),
-  injectHosts: opt(Paths)
+  ...credentialFields
 }).annotations({ identifier: "SandboxCredentialEnvVar" })
 
 const Sigv4Policy = Schema.Literal("deny", "passthrough")

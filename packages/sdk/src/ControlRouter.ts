@@ -35,6 +35,7 @@ import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } f
 import { CliProcess, type ExitStatus } from "./CliProcess.js"
 import type * as ControlRequest from "./ControlRequest.js"
 import * as GuardedRun from "./internal/guardedRun.js"
+import * as IssuePath from "./internal/issuePath.js"
 import { validatorFor } from "./internal/protocol/validator.js"
 import * as InternalTelemetry from "./internal/telemetry.js"
 import * as Protocol from "./Protocol.js"
@@ -194,9 +195,7 @@ const interrupted = Exit.interrupt(FiberId.none)
 
 const describeFailure = (error: ParseResult.ParseError | Cause.UnknownException): string =>
   error._tag === "ParseError"
-    ? ParseResult.ArrayFormatter.formatIssueSync(error.issue)
-      .map(({ message, path }) => (path.length > 0 ? `${path.join(".")}: ${message}` : message))
-      .join("; ")
+    ? IssuePath.describe(error.issue)
     : error.message
 
 /** The `control_request` line of a request: its payload encoded by the request's own schema. */
@@ -419,10 +418,8 @@ export const make: (
         : GuardedRun.watch(forRequest, clock, () => answer.effect, Duration.infinity, span, (exit) => {
           const value = (exit as Option.Some<Exit.Exit<unknown, InboundHandlerError>>).value
           if (Exit.isSuccess(value)) {
-            let json: string | undefined
-            try {
-              json = value.value === undefined ? undefined : JSON.stringify(value.value)
-            } catch {
+            const json = GuardedRun.stringify(value.value)
+            if (json === null) {
               log(Effect.logWarning("an inbound control request's answer cannot be written as JSON"))
               return settle(errorLine(requestId, "the SDK could not encode its answer"), value)
             }

@@ -28,7 +28,6 @@
  */
 import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
-import * as Encoding from "effect/Encoding"
 import { type Pipeable, pipeArguments } from "effect/Pipeable"
 import type * as Schema from "effect/Schema"
 import * as internal from "./internal/mcpProtocol.js"
@@ -98,23 +97,32 @@ export interface Descriptor {
 }
 
 /**
+ * The fields a resource and a template share, as made.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Described extends Pipeable {
+  readonly [TypeId]: TypeId
+  readonly name: string
+  readonly title: string | undefined
+  readonly description: string | undefined
+  readonly mimeType: string | undefined
+  readonly annotations: Annotations | undefined
+  readonly timeout: Duration.Duration | undefined
+}
+
+/**
  * A resource of a fixed URI.
  *
  * @since 0.1.0
  * @category Models
  */
-export interface McpResource<out R> extends Pipeable {
-  readonly [TypeId]: TypeId
+export interface McpResource<out R> extends Described {
   readonly _tag: "Resource"
   readonly uri: string
-  readonly name: string
-  readonly title: string | undefined
-  readonly description: string | undefined
-  readonly mimeType: string | undefined
   /** The size in bytes, when known. */
   readonly size: number | undefined
-  readonly annotations: Annotations | undefined
-  readonly timeout: Duration.Duration | undefined
   readonly content: Effect.Effect<Content, unknown, R>
 }
 
@@ -125,16 +133,9 @@ export interface McpResource<out R> extends Pipeable {
  * @since 0.1.0
  * @category Models
  */
-export interface McpResourceTemplate<in out A, out R> extends Pipeable {
-  readonly [TypeId]: TypeId
+export interface McpResourceTemplate<in out A, out R> extends Described {
   readonly _tag: "Template"
   readonly uriTemplate: string
-  readonly name: string
-  readonly title: string | undefined
-  readonly description: string | undefined
-  readonly mimeType: string | undefined
-  readonly annotations: Annotations | undefined
-  readonly timeout: Duration.Duration | undefined
   /** Decodes the template's variables (strings, as they appear in the URI). */
   readonly parameters: Schema.Schema<A, any, R>
   readonly content: (params: A, uri: string) => Effect.Effect<Content, unknown, R>
@@ -242,11 +243,8 @@ export const isMcpResource = (u: unknown): u is McpResource.Any => typeof u === 
  * @since 0.1.0
  * @category Contents
  */
-export const text = (uri: string, text: string, options?: { readonly mimeType?: string | undefined }) => ({
-  uri,
-  ...(options?.mimeType !== undefined ? { mimeType: options.mimeType } : {}),
-  text
-})
+export const text = (uri: string, text: string, options?: { readonly mimeType?: string | undefined }) =>
+  internal.textContents(uri, text, options?.mimeType)
 
 /**
  * A binary content of `uri`: raw bytes (sent base64-encoded) or base64 text.
@@ -254,8 +252,5 @@ export const text = (uri: string, text: string, options?: { readonly mimeType?: 
  * @since 0.1.0
  * @category Contents
  */
-export const blob = (uri: string, data: Uint8Array | string, options?: { readonly mimeType?: string | undefined }) => ({
-  uri,
-  ...(options?.mimeType !== undefined ? { mimeType: options.mimeType } : {}),
-  blob: typeof data === "string" ? data : Encoding.encodeBase64(data)
-})
+export const blob = (uri: string, data: Uint8Array | string, options?: { readonly mimeType?: string | undefined }) =>
+  internal.blobContents(uri, data, options?.mimeType)

@@ -12,14 +12,12 @@
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import type { InboundHandler } from "./ControlRouter.js"
 import * as AnswerIssues from "./internal/answerIssues.js"
 import * as GuardedRun from "./internal/guardedRun.js"
 // The permission schemas only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolPermissions from "./internal/protocol/permissions.js"
-import * as Validator from "./internal/protocol/validator.js"
 import * as PermissionResult from "./PermissionResult.js"
 import type * as Protocol from "./Protocol.js"
 import * as Telemetry from "./Telemetry.js"
@@ -100,13 +98,10 @@ export interface Options {
   readonly timeout?: Duration.DurationInput | undefined
 }
 
-const validateResult = Validator.answerValidator(ProtocolPermissions.PermissionResult)
-
 const policy: GuardedRun.Policy<Protocol.PermissionResult> = {
   kind: "permission",
   fallsBack: "fell back to deny",
-  validate: (answer) =>
-    Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the permission result")),
+  validate: AnswerIssues.validator(ProtocolPermissions.PermissionResult, "the permission result"),
   fallback: (reason) =>
     PermissionResult.deny(`Denied: the permission gate did not give a valid answer (${reason}); failing closed.`),
   decisionOf: (result) => result.behavior,

@@ -301,24 +301,20 @@ export const layerConfig = (
 // Accessors
 // -------------------------------------------------------------------------------------------------
 
-/**
- * @since 0.1.0
- * @category Accessors
- */
-export const listSessions = (
-  options?: ListSessionsOptions
-): Effect.Effect<ReadonlyArray<SessionInfo>, never, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.listSessions(options))
+// One accessor per method of the service, each `Effect.flatMap(SessionHistory, (history) => history.method(...))`.
+const accessors = Effect.serviceFunctions(SessionHistory)
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const getSessionInfo = (
-  sessionId: string,
-  options?: SessionOptions
-): Effect.Effect<SessionInfo, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.getSessionInfo(sessionId, options))
+export const listSessions = accessors.listSessions
+
+/**
+ * @since 0.1.0
+ * @category Accessors
+ */
+export const getSessionInfo = accessors.getSessionInfo
 
 /**
  * @since 0.1.0
@@ -334,11 +330,7 @@ export const getSessionMessages = (
  * @since 0.1.0
  * @category Accessors
  */
-export const listSubagents = (
-  sessionId: string,
-  options?: SessionOptions
-): Effect.Effect<ReadonlyArray<SubagentInfo>, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.listSubagents(sessionId, options))
+export const listSubagents = accessors.listSubagents
 
 /**
  * @since 0.1.0
@@ -355,63 +347,37 @@ export const getSubagentMessages = (
  * @since 0.1.0
  * @category Accessors
  */
-export const renameSession = (
-  sessionId: string,
-  title: string,
-  options?: SessionOptions
-): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.renameSession(sessionId, title, options))
+export const renameSession = accessors.renameSession
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const tagSession = (
-  sessionId: string,
-  tag: string | null,
-  options?: SessionOptions
-): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.tagSession(sessionId, tag, options))
+export const tagSession = accessors.tagSession
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const deleteSession = (
-  sessionId: string,
-  options?: SessionOptions
-): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.deleteSession(sessionId, options))
+export const deleteSession = accessors.deleteSession
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const archiveSession = (
-  sessionId: string,
-  options?: SessionOptions
-): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.archiveSession(sessionId, options))
+export const archiveSession = accessors.archiveSession
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const unarchiveSession = (
-  sessionId: string,
-  options?: SessionOptions
-): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.unarchiveSession(sessionId, options))
+export const unarchiveSession = accessors.unarchiveSession
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const forkSession = (
-  sessionId: string,
-  options?: ForkSessionOptions
-): Effect.Effect<ForkSessionResult, SessionHistoryError, SessionHistory> =>
-  Effect.flatMap(SessionHistory, (history) => history.forkSession(sessionId, options))
+export const forkSession = accessors.forkSession
 
 /**
  * Copies a session's local transcript into the `SessionStore` in context

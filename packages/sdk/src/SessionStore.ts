@@ -116,9 +116,7 @@ export const SessionKey: Schema.Schema<SessionKey> = internal.SessionKey
  * @since 0.1.0
  * @category Models
  */
-export interface SessionKey {
-  readonly projectKey: string
-  readonly sessionId: string
+export interface SessionKey extends SessionRef {
   /** Absent for the main transcript; never empty. */
   readonly subpath?: string | undefined
 }

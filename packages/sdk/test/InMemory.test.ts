@@ -12,6 +12,7 @@
 import {
   ClaudeCode,
   type ClaudeError,
+  ControlRouter,
   HookLayer,
   HookResult,
   PermissionGate,
@@ -209,6 +210,23 @@ describe("ControlRouter over FakeCli", () => {
         assert.strictEqual(answer.subtype, "error")
         assert.include((answer as { readonly error: string }).error, "definitely_not_a_subtype")
         assert.deepStrictEqual(textOf(yield* collect(session.turn("hi"))), ["still here"])
+      })))
+
+  it.effect("an Effect answer JSON cannot write gets an error reply; the next request is answered", () =>
+    withFake({}, (cli) =>
+      Effect.gen(function*() {
+        let asked = 0
+        yield* ControlRouter.make({
+          handlers: [{
+            subtype: "probe_answer",
+            // The first answer holds a BigInt, the second is plain JSON.
+            handle: () => ControlRouter.answerWith(Effect.sync(() => ++asked === 1 ? { n: 1n } : { n: 1 }))
+          }]
+        })
+        const first = yield* cli.request({ subtype: "probe_answer" })
+        assert.strictEqual(first.subtype, "error")
+        assert.include((first as { readonly error: string }).error, "could not encode its answer")
+        assert.deepStrictEqual(FakeCli.responseOf(yield* cli.request({ subtype: "probe_answer" })), { n: 1 })
       })))
 
   it.effect("a can_use_tool request that does not decode is denied, not left waiting", () =>

@@ -136,6 +136,17 @@ describe("McpServer JSON-RPC", () => {
       assert.strictEqual((noMethod as any).id, 3)
       const badParams = yield* McpServer.handle(server, { jsonrpc: "2.0", id: 4, method: "tools/list", params: [1] })
       assert.deepStrictEqual((badParams as any).error, { code: -32600, message: "params must be an object" })
+      // params of the wrong shape: invalid params, naming the field
+      const badCall = yield* McpServer.handle(server, {
+        jsonrpc: "2.0",
+        id: 6,
+        method: "tools/call",
+        params: { name: 42 }
+      })
+      assert.deepStrictEqual((badCall as any).error, {
+        code: -32602,
+        message: "Invalid tools/call params: name: Expected string, actual 42"
+      })
       // a response to a request we never sent is acknowledged and ignored
       assert.deepStrictEqual(
         yield* McpServer.handle(server, { jsonrpc: "2.0", id: 5, result: {} }),
@@ -283,6 +294,12 @@ describe("McpServer JSON-RPC", () => {
       )
       assert.deepStrictEqual(error.data.issues[2], { path: ["tags", "1"], message: "Expected string, actual 2" })
       assert.isFalse(yield* Ref.get(called))
+      // a value that itself reads ", actual ": the union's branches still merge into one line
+      const tricky = yield* call(server, "strict", { sku: "SKU-1", quantity: 1, tags: [], size: "L, actual M" })
+      assert.strictEqual(
+        (tricky as any).error.message,
+        "Invalid arguments for tool strict:\n- size: Expected \"S\" | \"M\" | undefined, actual \"L, actual M\""
+      )
       // missing arguments read as {}
       const missing = yield* McpServer.handle(server, {
         jsonrpc: "2.0",
@@ -376,6 +393,9 @@ describe("McpServer JSON-RPC", () => {
       const server = yield* McpServer.make({ name: "s", tools: [hang], timeout: "100 millis" })
       const result = resultOf(yield* call(server, "hang", {}))
       assert.include(textOf(result), "did not finish within 100ms")
+      // The same tool in a server with another timeout: stopped, and reported, at that one.
+      const other = yield* McpServer.make({ name: "t", tools: [hang], timeout: "150 millis" })
+      assert.include(textOf(resultOf(yield* call(other, "hang", {}))), "did not finish within 150ms")
     }))
 
   it.live("notifications/cancelled interrupts the call it names; interrupting the caller interrupts the handler", () =>

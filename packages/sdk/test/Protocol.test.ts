@@ -248,10 +248,12 @@ describe("Protocol", () => {
       assert.include(hook.detail, "tool_name")
       assert.notInclude(hook.detail, "known value")
       // A known content block without its fields is not an UnknownContentBlock.
-      decodeFails(
+      const block = decodeFails(
         line({ ...assistant, message: { ...assistant.message, content: [{ type: "tool_use", id: "x" }] } }),
         "InvalidMessage"
       )
+      // The field is named as code reaches it, the branches that rejected it merged into one line.
+      assert.include(block.detail, "message.content[0].name: is missing")
     })
 
     it("handles 20 MB lines without throwing, and keeps the error short", () => {

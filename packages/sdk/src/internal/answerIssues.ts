@@ -8,10 +8,12 @@
  *
  * @internal
  */
-import * as ParseResult from "effect/ParseResult"
-import { formatPath } from "./issuePath.js"
+import * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
+import type * as Schema from "effect/Schema"
+import { formatPath, joinLines, problemLine, problemsOf } from "./issuePath.js"
+import { answerValidator } from "./protocol/validator.js"
 
-const EXPECTED = /^Expected (.*), actual (.*)$/s
 const MAX_EXPECTED = 120
 const MAX_ACTUAL = 60
 const MAX_LINES = 5
@@ -35,29 +37,33 @@ const shortActual = (actual: string): string => actual.length <= MAX_ACTUAL ? ac
  *
  * @internal
  */
-export const format = (error: ParseResult.ParseError, subject: string): string => {
-  const merged: Array<{ readonly path: string; expected: Array<string>; readonly actual: string | undefined }> = []
-  for (const issue of ParseResult.ArrayFormatter.formatErrorSync(error)) {
-    const path = formatPath(issue.path)
-    const match = EXPECTED.exec(issue.message)
-    const same = match === null ? undefined : merged.find((m) => m.path === path && m.actual === match[2])
-    if (same !== undefined && match !== null) {
-      if (!same.expected.includes(match[1]!)) same.expected.push(match[1]!)
-    } else {
-      merged.push({
-        path,
-        expected: [match === null ? issue.message : match[1]!],
-        actual: match === null ? undefined : match[2]!
-      })
-    }
+export const format = (issue: ParseResult.ParseIssue, subject: string): string =>
+  joinLines(
+    problemsOf(issue).map((problem) =>
+      problem.expected === undefined
+        ? problemLine(problem, subject)
+        : `${formatPath(problem.path, subject)}: Expected ${shortExpected(problem.expected.join(" | "))}, actual ${
+          shortActual(problem.actual!)
+        }`
+    ),
+    "; ",
+    MAX_LINES
+  )
+
+/**
+ * The check of a handler's answers against `schema` (see
+ * `Validator.answerValidator`), failing with the line {@link format} writes.
+ *
+ * @internal
+ */
+export const validator = <A>(
+  schema: Schema.Schema<A, any, never>,
+  subject: string
+): (answer: unknown) => Either.Either<A, string> => {
+  const validate = answerValidator(schema)
+  return (answer) => {
+    const valid = validate(answer)
+    // A valid answer's Right is passed on as it is (no copy per answer on the hot path).
+    return Either.isLeft(valid) ? Either.left(format(valid.left, subject)) : valid as Either.Either<A, never>
   }
-  const lines = merged.map(({ actual, expected, path }) => {
-    const where = path.length > 0 ? path : subject
-    return actual === undefined
-      ? `${where}: ${expected.join("; ")}`
-      : `${where}: Expected ${shortExpected(expected.join(" | "))}, actual ${shortActual(actual)}`
-  })
-  return lines.length <= MAX_LINES
-    ? lines.join("; ")
-    : `${lines.slice(0, MAX_LINES).join("; ")}; and ${lines.length - MAX_LINES} more`
 }

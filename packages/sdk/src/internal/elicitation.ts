@@ -11,7 +11,6 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { InboundHandler } from "../ControlRouter.js"
 import type { ElicitationHandler } from "../ElicitationHandler.js"
@@ -45,14 +44,11 @@ export type ElicitationResult = typeof ElicitationResult.Type
 /** The fallback, and the answer when no handler is provided (as the official SDK answers). @internal */
 export const declined: ElicitationResult = { action: "decline" }
 
-const validateResult = Schema.validateEither(ElicitationResult, { onExcessProperty: "preserve" })
-
 /** The one policy of elicitations: a handler that fails, dies, times out or answers badly declines. @internal */
 export const policy: GuardedRun.Policy<ElicitationResult> = {
   kind: "elicitation",
   fallsBack: "fell back to decline",
-  validate: (answer) =>
-    Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the elicitation result")),
+  validate: AnswerIssues.validator(ElicitationResult, "the elicitation result"),
   fallback: () => declined,
   decisionOf: (result) => result.action
 }
@@ -90,9 +86,7 @@ export const answer = (
 (request, site) =>
   service === undefined
     ? Effect.succeed(declined)
-    : GuardedRun.run(policy, callOf(service, request, site, defaultTimeout), GuardedRun.outcome).pipe(
-      Effect.map((outcome) => outcome.answer)
-    )
+    : GuardedRun.run(policy, callOf(service, request, site, defaultTimeout), GuardedRun.answerOf)
 
 /**
  * The router's handler for `elicitation`: the handler under the policy, or a

@@ -143,6 +143,13 @@ export interface Outcome<A> {
 }
 
 /**
+ * A {@link Finish} that keeps the answer alone.
+ *
+ * @internal
+ */
+export const answerOf = <A>(answer: A): A => answer
+
+/**
  * A {@link Finish} that builds an {@link Outcome}.
  *
  * @internal
@@ -234,11 +241,18 @@ const validateSafely = <A>(policy: Policy<A>, answer: unknown): Either.Either<A,
   }
 }
 
-const stringify = (value: unknown): string | undefined => {
+/**
+ * `JSON.stringify(value)` (`undefined` for `undefined`), or `null` when it
+ * throws (a BigInt, a cycle, a getter that throws): the JSON-safety check of
+ * every answer the SDK writes.
+ *
+ * @internal
+ */
+export const stringify = (value: unknown): string | undefined | null => {
   try {
     return JSON.stringify(value)
   } catch {
-    return undefined
+    return null
   }
 }
 
@@ -307,9 +321,9 @@ export const start = <A>(
     const valid = validateSafely(policy, exit.value.value)
     if (Either.isLeft(valid)) return fallBack("invalid_output", valid.left)
     const json = stringify(encode === undefined ? valid.right : encode(valid.right))
-    return json === undefined
-      ? fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
-      : settle(valid.right, json, undefined)
+    return typeof json === "string"
+      ? settle(valid.right, json, undefined)
+      : fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
   }
   const handlerRuntime = call.context === undefined ? runtime : Runtime.make({
     context: call.context,

@@ -15,7 +15,7 @@ import { identity } from "effect/Function"
 import * as HashSet from "effect/HashSet"
 import type * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type * as HookCommand from "../HookCommand.js"
 import type * as HookRegistry from "../HookRegistry.js"
@@ -24,6 +24,7 @@ import * as GuardedRun from "./guardedRun.js"
 import { HookCommandError, Stdio, type StdioService } from "./hookCommandBase.js"
 import * as InternalRegistry from "./hookRegistry.js"
 import * as HookResult from "./hookResult.js"
+import * as IssuePath from "./issuePath.js"
 // The hook schemas themselves, not the Protocol facade: a hook program starts on every tool call,
 // and the facade would also build every message schema.
 import * as ProtocolHooks from "./protocol/hooks.js"
@@ -119,11 +120,7 @@ export const parseInput = (text: string): Parsed => {
     : invalid(event, `the ${event} hook input does not match its schema: ${issuesOf(decoded.left)}`)
 }
 
-const issuesOf = (error: ParseResult.ParseError): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .slice(0, 5)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.join(".")}: ${issue.message}` : issue.message))
-    .join("; ")
+const issuesOf = (error: ParseResult.ParseError): string => IssuePath.describe(error.issue, { max: 5 })
 
 const eventOf = (parsed: Parsed): string | undefined =>
   parsed._tag === "Input" ? parsed.input.hook_event_name : parsed.event

@@ -24,7 +24,6 @@ import * as HookResult from "./hookResult.js"
 import * as Telemetry from "./telemetry.js"
 // The hook modules only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolHooks from "./protocol/hooks.js"
-import * as Validator from "./protocol/validator.js"
 
 // -----------------------------------------------------------------------------
 // Registration
@@ -376,13 +375,13 @@ export const decisionOf = (output: Protocol.SyncHookOutput): HookRegistry.Decisi
   return Object.keys(o).length === 0 ? "empty" : "other"
 }
 
-const validateSyncOutput = Validator.answerValidator(ProtocolHooks.SyncHookOutput)
+const validateSyncOutput = AnswerIssues.validator(ProtocolHooks.SyncHookOutput, "the hook output")
 
 // An output whose hookEventName names another event makes the CLI fail the tool call with an
 // opaque error: catch it here, where the fallback can say why.
 const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
   const valid = validateSyncOutput(output)
-  if (Either.isLeft(valid)) return Either.left(AnswerIssues.format(valid.left, "the hook output"))
+  if (Either.isLeft(valid)) return valid
   const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
     .hookSpecificOutput
   if (specific !== undefined && specific.hookEventName !== event) {

@@ -14,6 +14,7 @@
  *
  * @internal
  */
+import * as Encoding from "effect/Encoding"
 import * as Schema from "effect/Schema"
 import { closedStruct, Json, JsonObject, optional } from "./protocol/json.js"
 
@@ -217,18 +218,19 @@ export const CallToolParams = Schema.Struct({
 /** Resource not found (MCP's code for `resources/read` of an unknown URI). @internal */
 export const RESOURCE_NOT_FOUND = -32002
 
+/** The fields every content of a resource has. */
+const resourceContents = { uri: Schema.String, mimeType: optional(Schema.String) }
+
 /** @internal */
 export const TextResourceContents = closedStruct({
-  uri: Schema.String,
-  mimeType: optional(Schema.String),
+  ...resourceContents,
   text: Schema.String,
   ...meta
 }).annotations({ identifier: "TextResourceContents" })
 
 /** @internal */
 export const BlobResourceContents = closedStruct({
-  uri: Schema.String,
-  mimeType: optional(Schema.String),
+  ...resourceContents,
   /** Base64-encoded bytes. */
   blob: Schema.String,
   ...meta
@@ -243,16 +245,35 @@ export const ReadResourceResult = closedStruct({
 /** @internal */
 export type ReadResourceResult = typeof ReadResourceResult.Type
 
-/** A resource as `resources/list` describes it. @internal */
-export const ResourceListing = closedStruct({
-  uri: Schema.String,
+/** A text content of `uri`. @internal */
+export const textContents = (uri: string, text: string, mimeType?: string | undefined) => ({
+  uri,
+  ...(mimeType !== undefined ? { mimeType } : {}),
+  text
+})
+
+/** A binary content of `uri`: raw bytes (sent base64-encoded) or base64 text. @internal */
+export const blobContents = (uri: string, data: Uint8Array | string, mimeType?: string | undefined) => ({
+  uri,
+  ...(mimeType !== undefined ? { mimeType } : {}),
+  blob: typeof data === "string" ? data : Encoding.encodeBase64(data)
+})
+
+/** The fields a resource and a resource template are listed with. */
+const resourceDescription = {
   name: Schema.String,
   title: optional(Schema.String),
   description: optional(Schema.String),
   mimeType: optional(Schema.String),
-  size: optional(Schema.Number),
   annotations: optional(Annotations),
   ...meta
+}
+
+/** A resource as `resources/list` describes it. @internal */
+export const ResourceListing = closedStruct({
+  uri: Schema.String,
+  ...resourceDescription,
+  size: optional(Schema.Number)
 }).annotations({ identifier: "ResourceListing" })
 
 /** @internal */
@@ -261,12 +282,7 @@ export type ResourceListing = typeof ResourceListing.Type
 /** A resource template as `resources/templates/list` describes it. @internal */
 export const ResourceTemplateListing = closedStruct({
   uriTemplate: Schema.String,
-  name: Schema.String,
-  title: optional(Schema.String),
-  description: optional(Schema.String),
-  mimeType: optional(Schema.String),
-  annotations: optional(Annotations),
-  ...meta
+  ...resourceDescription
 }).annotations({ identifier: "ResourceTemplateListing" })
 
 /** @internal */

@@ -10,11 +10,10 @@ import type * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import * as Encoding from "effect/Encoding"
 import * as JSONSchema from "effect/JSONSchema"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import * as Schema from "effect/Schema"
+import type * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
 import type { Options as ClaudeOptions } from "../ClaudeOptions.js"
 import type { InboundHandler } from "../ControlRouter.js"
@@ -26,7 +25,7 @@ import type * as Protocol from "../Protocol.js"
 import * as AnswerIssues from "./answerIssues.js"
 import * as Elicitation from "./elicitation.js"
 import * as GuardedRun from "./guardedRun.js"
-import { formatPath } from "./issuePath.js"
+import * as IssuePath from "./issuePath.js"
 import * as Mcp from "./mcpProtocol.js"
 import * as Model from "./mcpServerModel.js"
 import { ContextKey, isServer, type ServerInternal } from "./mcpServerModel.js"
@@ -251,43 +250,53 @@ export const causeMessage = (cause: Cause.Cause<unknown>): string => {
   return Cause.isInterruptedOnly(cause) ? "the tool call was interrupted" : Cause.pretty(cause)
 }
 
-const validateResult = Schema.validateEither(Mcp.CallToolResult, { onExcessProperty: "preserve" })
+const validateResult = AnswerIssues.validator(Mcp.CallToolResult, "the tool result")
 
 const decodeOptions: AST.ParseOptions = { errors: "all", onExcessProperty: "ignore" }
 
 // What the model reads when a tool's own result cannot be sent.
 const errorResult = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }], isError: true })
 
-// One policy per tool and timeout, built at its first call.
-const toolPolicies = new WeakMap<McpTool.McpTool.Any, GuardedRun.Policy<McpTool.CallToolResult>>()
+/**
+ * One policy per handler and timeout, built at its first use: a tool (a
+ * resource, a prompt) may serve in servers of different timeouts, and its
+ * fallback names the one it ran under.
+ */
+const policyCache = <P>() => {
+  const cache = new WeakMap<object, Map<number, P>>()
+  return (handler: object, timeout: Duration.Duration, build: () => P): P => {
+    let byTimeout = cache.get(handler)
+    if (byTimeout === undefined) cache.set(handler, byTimeout = new Map())
+    const millis = Duration.toMillis(timeout)
+    let policy = byTimeout.get(millis)
+    if (policy === undefined) byTimeout.set(millis, policy = build())
+    return policy
+  }
+}
+
+const toolPolicies = policyCache<GuardedRun.Policy<McpTool.CallToolResult>>()
 
 const toolPolicy = (
   tool: McpTool.McpTool.Any,
   timeout: Duration.Duration
-): GuardedRun.Policy<McpTool.CallToolResult> => {
-  let policy = toolPolicies.get(tool)
-  if (policy === undefined) {
-    policy = {
-      kind: "tool",
-      fallsBack: "answered an error result",
-      validate: (answer) => {
-        if (typeof answer === "string") return Either.right(toText(answer))
-        return Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the tool result"))
-      },
-      fallback: (reason, cause) =>
-        errorResult(
-          reason === "timeout"
-            ? `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
-            : reason === "invalid_output"
-            ? `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
-            : causeMessage(cause!)
-        ),
-      decisionOf: (result) => (result.isError === true ? "error" : "result")
-    }
-    toolPolicies.set(tool, policy)
-  }
-  return policy
-}
+): GuardedRun.Policy<McpTool.CallToolResult> =>
+  toolPolicies(tool, timeout, () => ({
+    kind: "tool",
+    fallsBack: "answered an error result",
+    validate: (answer) => {
+      if (typeof answer === "string") return Either.right(toText(answer))
+      return validateResult(answer)
+    },
+    fallback: (reason, cause) =>
+      errorResult(
+        reason === "timeout"
+          ? `The tool ${tool.name} did not finish within ${Duration.format(timeout)}; it was stopped.`
+          : reason === "invalid_output"
+          ? `The tool ${tool.name} returned a result that is not a valid MCP tool result.`
+          : causeMessage(cause!)
+      ),
+    decisionOf: (result) => (result.isError === true ? "error" : "result")
+  }))
 
 /**
  * One tool call as a guarded run (the one fiber of its request: the router
@@ -347,42 +356,33 @@ type ToolRun =
     readonly call: GuardedRun.Call<never>
   }
 
-const isAsyncIssue = (issue: ParseResult.ParseIssue): boolean =>
-  issue._tag === "Forbidden" ||
-  ("issues" in issue && Array.isArray(issue.issues) && issue.issues.some(isAsyncIssue)) ||
-  ("issue" in issue && issue.issue !== undefined && isAsyncIssue(issue.issue as ParseResult.ParseIssue))
+/** Whether a synchronous decode stopped at an asynchronous step (which only an Effect decode can run). */
+const isAsyncIssue = (issue: ParseResult.ParseIssue): boolean => {
+  switch (issue._tag) {
+    case "Forbidden":
+      return true
+    case "Pointer":
+    case "Refinement":
+    case "Transformation":
+      return isAsyncIssue(issue.issue)
+    case "Composite":
+      return Array.isArray(issue.issues)
+        ? issue.issues.some(isAsyncIssue)
+        : isAsyncIssue(issue.issues as ParseResult.ParseIssue)
+    default:
+      return false
+  }
+}
 
 const toText = (text: string): McpTool.CallToolResult => ({ content: [{ type: "text", text }] })
 
-const EXPECTED = /^Expected (.*), actual (.*)$/s
-
-/** `Expected "a", actual "c"` and `Expected "b", actual "c"` at one path → `Expected "a" | "b", actual "c"`. */
-const mergeUnionBranches = (
-  issues: ReadonlyArray<ParseResult.ArrayFormatterIssue>
-): ReadonlyArray<ParseResult.ArrayFormatterIssue> => {
-  const out: Array<ParseResult.ArrayFormatterIssue> = []
-  for (const issue of issues) {
-    const match = EXPECTED.exec(issue.message)
-    const index = match === null ?
-      -1 :
-      out.findIndex((other) =>
-        other.path.length === issue.path.length && other.path.every((segment, i) => segment === issue.path[i]) &&
-        EXPECTED.exec(other.message)?.[2] === match[2]
-      )
-    if (index < 0 || match === null) {
-      out.push(issue)
-      continue
-    }
-    const previous = EXPECTED.exec(out[index].message)!
-    out[index] = { ...out[index], message: `Expected ${previous[1]} | ${match[1]}, actual ${match[2]}` }
-  }
-  return out
-}
+/** What is wrong with a request's arguments, one line per problem (the CLI hands it to the model verbatim). */
+const problemsMessage = (header: string, root: string, problems: ReadonlyArray<IssuePath.Problem>): string =>
+  `${header}:\n${problems.map((problem) => `- ${IssuePath.problemLine(problem, root)}`).join("\n")}`
 
 /**
  * Arguments the Schema rejects: a JSON-RPC invalid-params error carrying the
- * Schema's message, one line per problem (the CLI hands the message to the
- * model verbatim as an error tool result), with the issues as `data`.
+ * Schema's message, one line per problem, with the problems as `data`.
  */
 const invalidParams = (
   id: Mcp.JsonRpcId,
@@ -390,26 +390,35 @@ const invalidParams = (
   root: string,
   issue: ParseResult.ParseIssue
 ): Mcp.JsonRpcResponse => {
-  const issues = mergeUnionBranches(ParseResult.ArrayFormatter.formatIssueSync(issue))
-  const lines = issues.map((entry) => `- ${formatPath(entry.path, root)}: ${entry.message}`)
+  const problems = IssuePath.problemsOf(issue)
   return Mcp.failure(
     id,
     Mcp.ErrorCode.InvalidParams,
-    `${header}:\n${lines.join("\n")}`,
-    { issues: issues.map((entry) => ({ path: entry.path.map(String), message: entry.message })) }
+    problemsMessage(header, root, problems),
+    { issues: problems.map((problem) => ({ path: problem.path.map(String), message: problem.message })) }
   )
 }
+
+const argumentsHeader = (tool: string) => `Invalid arguments for tool ${tool}`
 
 const invalidArguments = (id: Mcp.JsonRpcId, tool: string, issue: ParseResult.ParseIssue): Mcp.JsonRpcResponse =>
-  invalidParams(id, `Invalid arguments for tool ${tool}`, "(arguments)", issue)
+  invalidParams(id, argumentsHeader(tool), "(arguments)", issue)
 
-/** The same, for arguments found wrong in the handler's fiber (a Schema with an asynchronous step). */
-const invalidArgumentsResult = (tool: string, issue: ParseResult.ParseIssue): McpTool.CallToolResult => {
-  const response = invalidArguments(0, tool, issue) as { readonly error?: { readonly message?: unknown } }
-  return errorResult(
-    typeof response.error?.message === "string" ? response.error.message : `Invalid arguments for tool ${tool}`
+/** The same message as an error result, for arguments found wrong in the handler's fiber (an asynchronous Schema). */
+const invalidArgumentsResult = (tool: string, issue: ParseResult.ParseIssue): McpTool.CallToolResult =>
+  errorResult(problemsMessage(argumentsHeader(tool), "(arguments)", IssuePath.problemsOf(issue)))
+
+/** A request's params decoded, or the invalid-params error that says what is wrong with them. */
+const decodeParams = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  method: string,
+  id: Mcp.JsonRpcId,
+  params: unknown
+): Either.Either<A, Mcp.JsonRpcResponse> =>
+  Either.mapLeft(
+    ParseResult.decodeUnknownEither(schema)(params),
+    (issue) => Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Invalid ${method} params: ${IssuePath.describe(issue)}`)
   )
-}
 
 // -----------------------------------------------------------------------------
 // elicitation from a tool
@@ -481,8 +490,7 @@ const elicitFor = (
               onFailure: (issue) =>
                 new Mcp.ElicitationError({
                   reason: "InvalidContent",
-                  detail: ParseResult.ArrayFormatter.formatIssueSync(issue)
-                    .map((entry) => `${formatPath(entry.path, "(form)")}: ${entry.message}`).join("; "),
+                  detail: IssuePath.describe(issue, { whole: "(form)" }),
                   cause: issue
                 }),
               onSuccess: (content) => ({ action: "accept" as const, content })
@@ -503,26 +511,21 @@ const elicitFor = (
  */
 type Served<A> = { readonly _tag: "Served"; readonly result: A } | { readonly _tag: "Failed"; readonly message: string }
 
-const servedPolicies = new WeakMap<object, GuardedRun.Policy<Served<any>>>()
+const servedPolicies = policyCache<GuardedRun.Policy<Served<any>>>()
 
-/** One policy per resource or prompt (and its timeout), built at its first use. */
+/** The policy of a resource or a prompt. */
 const servedPolicy = <A>(
-  key: object,
+  handler: object,
   schema: Schema.Schema<A, any, never>,
   what: string,
   timeout: Duration.Duration
-): GuardedRun.Policy<Served<A>> => {
-  let policy = servedPolicies.get(key)
-  if (policy === undefined) {
-    const validate = Schema.validateEither(schema, { onExcessProperty: "preserve" })
-    policy = {
+): GuardedRun.Policy<Served<A>> =>
+  servedPolicies(handler, timeout, () => {
+    const validate = AnswerIssues.validator(schema, `the result of ${what}`)
+    return {
       kind: "tool",
       fallsBack: "answered an MCP error",
-      validate: (answer) =>
-        Either.map(
-          Either.mapLeft(validate(answer), (error) => AnswerIssues.format(error, `the result of ${what}`)),
-          (result) => ({ _tag: "Served", result })
-        ),
+      validate: (answer) => Either.map(validate(answer), (result) => ({ _tag: "Served", result })),
       fallback: (reason, cause) => ({
         _tag: "Failed",
         message: reason === "timeout"
@@ -533,34 +536,68 @@ const servedPolicy = <A>(
       }),
       decisionOf: (served) => (served._tag === "Served" ? "result" : "error")
     }
-    servedPolicies.set(key, policy)
-  }
-  return policy
+  })
+
+/** What a resource or a prompt serves: its result's Schema, how messages and spans name it. */
+interface Serving<A> {
+  /** The resource, template or prompt (its timeout, else the server's). */
+  readonly handler: { readonly timeout: Duration.Duration | undefined }
+  readonly result: Schema.Schema<A, any, never>
+  /** What the MCP error says: `The resource orders://{id}`. */
+  readonly what: string
+  /** What the fallback's warning says: `MCP resource template "orders://{id}"`. */
+  readonly subject: string
+  readonly annotations: Record<string, unknown>
 }
 
 /** Runs a server handler under the guarded run and answers with a JSON-RPC result or error. */
 const serve = <A>(
   server: ServerInternal,
   id: Mcp.JsonRpcId,
-  policy: GuardedRun.Policy<Served<A>>,
-  subject: string,
-  timeout: Duration.Duration,
-  evaluate: () => Effect.Effect<unknown, unknown>,
-  annotations: Record<string, unknown>
+  serving: Serving<A>,
+  evaluate: () => Effect.Effect<unknown, unknown>
+): Effect.Effect<Mcp.JsonRpcResponse> => {
+  const timeout = serving.handler.timeout ?? server.timeout
+  return Effect.flatMap(
+    Effect.option(Effect.currentSpan),
+    (span) =>
+      GuardedRun.run(servedPolicy(serving.handler, serving.result, serving.what, timeout), {
+        subject: serving.subject,
+        span: Option.getOrUndefined(span),
+        evaluate,
+        timeout,
+        annotations: () => serving.annotations
+      }, (served) =>
+        served._tag === "Served"
+          ? Mcp.success(id, served.result)
+          : Mcp.failure(id, Mcp.ErrorCode.InternalError, served.message))
+  ).pipe(
+    Effect.provide(server[ContextKey])
+  )
+}
+
+/**
+ * A handler's parameters decoded by its Schema (in the server's context: a
+ * Schema may use services), then `serve`d; parameters the Schema rejects are
+ * an invalid-params error.
+ */
+const withParameters = <P>(
+  server: ServerInternal,
+  id: Mcp.JsonRpcId,
+  parameters: Schema.Schema<P, any, any>,
+  raw: unknown,
+  invalid: { readonly header: string; readonly root: string },
+  served: (params: P) => Effect.Effect<Mcp.JsonRpcResponse>
 ): Effect.Effect<Mcp.JsonRpcResponse> =>
-  Effect.flatMap(Effect.option(Effect.currentSpan), (span) =>
-    GuardedRun.run(policy, {
-      subject,
-      span: Option.getOrUndefined(span),
-      evaluate,
-      timeout,
-      annotations: () => annotations
-    }, (served) =>
-      served._tag === "Served"
-        ? Mcp.success(id, served.result)
-        : Mcp.failure(id, Mcp.ErrorCode.InternalError, served.message))).pipe(
+  Effect.flatMap(
+    Effect.either(ParseResult.decodeUnknown(parameters as Schema.Schema<P, unknown, never>, decodeOptions)(raw)).pipe(
       Effect.provide(server[ContextKey])
-    )
+    ),
+    (decoded) =>
+      Either.isLeft(decoded)
+        ? Effect.succeed(invalidParams(id, invalid.header, invalid.root, decoded.left))
+        : served(decoded.right)
+  )
 
 const VARIABLE = /\{([^{}]*)\}/g
 const VARIABLE_NAME = /^[A-Za-z0-9_]+$/
@@ -646,25 +683,26 @@ const promptArguments = (prompt: McpPrompt.McpPrompt.Any): ReadonlyArray<typeof 
   return args
 }
 
+/** The listing fields a resource and a template share (those that are set). */
+const describedListing = (described: McpResource.Described) => ({
+  name: described.name,
+  ...(described.title !== undefined ? { title: described.title } : {}),
+  ...(described.description !== undefined ? { description: described.description } : {}),
+  ...(described.mimeType !== undefined ? { mimeType: described.mimeType } : {}),
+  ...(described.annotations !== undefined ? { annotations: described.annotations } : {})
+})
+
 /** The `resources/list` entry of a resource. @internal */
 export const resourceListing = (resource: McpResource.McpResource<any>): Mcp.ResourceListing => ({
   uri: resource.uri,
-  name: resource.name,
-  ...(resource.title !== undefined ? { title: resource.title } : {}),
-  ...(resource.description !== undefined ? { description: resource.description } : {}),
-  ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
-  ...(resource.size !== undefined ? { size: resource.size } : {}),
-  ...(resource.annotations !== undefined ? { annotations: resource.annotations } : {})
+  ...describedListing(resource),
+  ...(resource.size !== undefined ? { size: resource.size } : {})
 })
 
 /** The `resources/templates/list` entry of a template. @internal */
 export const templateListing = (template: McpResource.McpResourceTemplate<any, any>): Mcp.ResourceTemplateListing => ({
   uriTemplate: template.uriTemplate,
-  name: template.name,
-  ...(template.title !== undefined ? { title: template.title } : {}),
-  ...(template.description !== undefined ? { description: template.description } : {}),
-  ...(template.mimeType !== undefined ? { mimeType: template.mimeType } : {}),
-  ...(template.annotations !== undefined ? { annotations: template.annotations } : {})
+  ...describedListing(template)
 })
 
 /** The `prompts/list` entry of a prompt. @internal */
@@ -681,9 +719,9 @@ export const promptListing = (prompt: McpPrompt.McpPrompt.Any): Mcp.PromptListin
 /** A handler's content as a `resources/read` result. */
 const readResult = (uri: string, mimeType: string | undefined, content: unknown): unknown =>
   typeof content === "string"
-    ? { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), text: content }] }
+    ? { contents: [Mcp.textContents(uri, content, mimeType)] }
     : content instanceof Uint8Array
-    ? { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), blob: Encoding.encodeBase64(content) }] }
+    ? { contents: [Mcp.blobContents(uri, content, mimeType)] }
     : content
 
 /** A handler's content as a `prompts/get` result. */
@@ -705,20 +743,17 @@ const readResource = (
 ): Effect.Effect<Mcp.JsonRpcResponse> => {
   for (const resource of server.resources) {
     if (resource._tag === "Resource" && resource.uri === uri) {
-      const timeout = resource.timeout ?? server.timeout
-      return serve(
-        server,
-        id,
-        servedPolicy(resource, Mcp.ReadResourceResult, `The resource ${uri}`, timeout),
-        `MCP resource "${uri}"`,
-        timeout,
-        () =>
-          Effect.map(resource.content, (content) => readResult(uri, resource.mimeType, content)) as Effect.Effect<
-            unknown,
-            unknown
-          >,
-        { resource: uri }
-      )
+      return serve(server, id, {
+        handler: resource,
+        result: Mcp.ReadResourceResult,
+        what: `The resource ${uri}`,
+        subject: `MCP resource "${uri}"`,
+        annotations: { resource: uri }
+      }, () =>
+        Effect.map(resource.content, (content) => readResult(uri, resource.mimeType, content)) as Effect.Effect<
+          unknown,
+          unknown
+        >)
     }
   }
   for (const resource of server.resources) {
@@ -733,28 +768,23 @@ const readResource = (
     } catch {
       return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Invalid percent-encoding in ${uri}`))
     }
-    const timeout = resource.timeout ?? server.timeout
-    return Effect.flatMap(
-      Effect.either(
-        ParseResult.decodeUnknown(resource.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(raw)
-      ),
+    return withParameters(
+      server,
+      id,
+      resource.parameters,
+      raw,
+      { header: `Invalid URI for resource template ${resource.uriTemplate}`, root: "(uri)" },
       (params) =>
-        Either.isLeft(params)
-          ? Effect.succeed(
-            invalidParams(id, `Invalid URI for resource template ${resource.uriTemplate}`, "(uri)", params.left)
-          )
-          : serve(
-            server,
-            id,
-            servedPolicy(resource, Mcp.ReadResourceResult, `The resource ${resource.uriTemplate}`, timeout),
-            `MCP resource template "${resource.uriTemplate}"`,
-            timeout,
-            () =>
-              Effect.map(resource.content(params.right, uri), (content) =>
-                readResult(uri, resource.mimeType, content)) as Effect.Effect<unknown, unknown>,
-            { resource: uri, resourceTemplate: resource.uriTemplate }
-          )
-    ).pipe(Effect.provide(server[ContextKey]))
+        serve(server, id, {
+          handler: resource,
+          result: Mcp.ReadResourceResult,
+          what: `The resource ${resource.uriTemplate}`,
+          subject: `MCP resource template "${resource.uriTemplate}"`,
+          annotations: { resource: uri, resourceTemplate: resource.uriTemplate }
+        }, () =>
+          Effect.map(resource.content(params, uri), (content) =>
+            readResult(uri, resource.mimeType, content)) as Effect.Effect<unknown, unknown>)
+    )
   }
   return Effect.succeed(Mcp.failure(id, Mcp.RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri }))
 }
@@ -770,26 +800,26 @@ const getPrompt = (
   if (prompt === undefined) {
     return Effect.succeed(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown prompt: ${name}`))
   }
-  const timeout = prompt.timeout ?? server.timeout
-  return Effect.flatMap(
-    Effect.either(
-      ParseResult.decodeUnknown(prompt.parameters as Schema.Schema<unknown, unknown, never>, decodeOptions)(args)
-    ),
-    (decoded) =>
-      Either.isLeft(decoded)
-        ? Effect.succeed(invalidParams(id, `Invalid arguments for prompt ${name}`, "(arguments)", decoded.left))
-        : serve(
-          server,
-          id,
-          servedPolicy(prompt, Mcp.GetPromptResult, `The prompt ${name}`, timeout),
-          `MCP prompt "${name}"`,
-          timeout,
-          () =>
-            Effect.map(prompt.content(decoded.right), (content) =>
-              promptResult(prompt.description, content)) as Effect.Effect<unknown, unknown>,
-          { prompt: name }
-        )
-  ).pipe(Effect.provide(server[ContextKey]))
+  return withParameters(
+    server,
+    id,
+    prompt.parameters,
+    args,
+    { header: `Invalid arguments for prompt ${name}`, root: "(arguments)" },
+    (params) =>
+      serve(server, id, {
+        handler: prompt,
+        result: Mcp.GetPromptResult,
+        what: `The prompt ${name}`,
+        subject: `MCP prompt "${name}"`,
+        annotations: { prompt: name }
+      }, () =>
+        Effect.map(prompt.content(params), (content) =>
+          promptResult(prompt.description, content)) as Effect.Effect<
+            unknown,
+            unknown
+          >)
+  )
 }
 
 // -----------------------------------------------------------------------------
@@ -852,14 +882,8 @@ export const connect = (server: McpServer, name: string = server.name, options?:
   const idKey = (id: Mcp.JsonRpcId) => `${typeof id}:${id}`
 
   const callTool = (id: Mcp.JsonRpcId, params: Readonly<Record<string, unknown>>, requestId: string): Answer => {
-    const decoded = Schema.decodeUnknownEither(Mcp.CallToolParams)(params)
-    if (Either.isLeft(decoded)) {
-      return immediate(Mcp.failure(
-        id,
-        Mcp.ErrorCode.InvalidParams,
-        `Invalid tools/call params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-      ))
-    }
+    const decoded = decodeParams(Mcp.CallToolParams, "tools/call", id, params)
+    if (Either.isLeft(decoded)) return immediate(decoded.left)
     const call = decoded.right
     const tool = tools.get(call.name)
     if (tool === undefined) return immediate(Mcp.failure(id, Mcp.ErrorCode.InvalidParams, `Unknown tool: ${call.name}`))
@@ -919,29 +943,15 @@ export const connect = (server: McpServer, name: string = server.name, options?:
       case "resources/templates/list":
         return Effect.succeed(Mcp.success(id, { resourceTemplates: templateListings }))
       case "resources/read": {
-        const decoded = Schema.decodeUnknownEither(Mcp.ReadResourceParams)(params)
-        return Either.isLeft(decoded)
-          ? Effect.succeed(
-            Mcp.failure(
-              id,
-              Mcp.ErrorCode.InvalidParams,
-              `Invalid resources/read params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-            )
-          )
-          : readResource(internal, id, decoded.right.uri)
+        const decoded = decodeParams(Mcp.ReadResourceParams, method, id, params)
+        return Either.isLeft(decoded) ? Effect.succeed(decoded.left) : readResource(internal, id, decoded.right.uri)
       }
       case "prompts/list":
         return Effect.succeed(Mcp.success(id, { prompts: promptListings }))
       case "prompts/get": {
-        const decoded = Schema.decodeUnknownEither(Mcp.GetPromptParams)(params)
+        const decoded = decodeParams(Mcp.GetPromptParams, method, id, params)
         return Either.isLeft(decoded)
-          ? Effect.succeed(
-            Mcp.failure(
-              id,
-              Mcp.ErrorCode.InvalidParams,
-              `Invalid prompts/get params: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
-            )
-          )
+          ? Effect.succeed(decoded.left)
           : getPrompt(internal, id, decoded.right.name, decoded.right.arguments ?? {})
       }
       default:

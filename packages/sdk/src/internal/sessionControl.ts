@@ -13,6 +13,7 @@ import type { McpServer } from "../McpServer.js"
 import type * as Protocol from "../Protocol.js"
 import type { Session } from "../Session.js"
 import { ControlError } from "./claudeError.js"
+import * as IssuePath from "./issuePath.js"
 import { isServer, type SessionServers } from "./mcpServer.js"
 import { controlRequests as requests } from "./protocol/control.js"
 import { McpReadResourceResponse } from "./protocol/responses.js"
@@ -53,7 +54,7 @@ const readInProcess = (
             reason: "InvalidResponse",
             subtype: "mcp_read_resource",
             requestId,
-            error: `unexpected resources/read result for ${uri}: ${ParseResult.TreeFormatter.formatIssueSync(issue)}`,
+            error: `unexpected resources/read result for ${uri}: ${IssuePath.describe(issue)}`,
             cause: issue
           }),
         onRight: Effect.succeed

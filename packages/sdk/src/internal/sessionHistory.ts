@@ -20,13 +20,14 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import { homedir } from "node:os"
 import type * as SessionHistory from "../SessionHistory.js"
 import type * as SessionStore from "../SessionStore.js"
+import * as IssuePath from "./issuePath.js"
 import { AssistantMessage, SystemMessage, UserMessage } from "./protocol/messages.js"
 import {
   InvalidArgumentError,
@@ -423,7 +424,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         type: "undecoded",
         line: line.line,
         entry: line.value,
-        reason: ParseResult.TreeFormatter.formatErrorSync(error)
+        reason: IssuePath.describe(error.issue)
       }))
   }
 

@@ -60,17 +60,15 @@ export const Subpath = Schema.String.pipe(
   })
 ).annotations({ identifier: "Subpath" })
 
-/** @internal */
-export const SessionKey = Schema.Struct({
-  projectKey: ProjectKey,
-  sessionId: SessionId,
-  subpath: Schema.optional(Subpath)
-}).annotations({ identifier: "SessionKey" })
+const sessionRef = { projectKey: ProjectKey, sessionId: SessionId }
 
 /** @internal */
-export const SessionRef = Schema.Struct({ projectKey: ProjectKey, sessionId: SessionId }).annotations({
-  identifier: "SessionRef"
+export const SessionKey = Schema.Struct({ ...sessionRef, subpath: Schema.optional(Subpath) }).annotations({
+  identifier: "SessionKey"
 })
+
+/** @internal */
+export const SessionRef = Schema.Struct(sessionRef).annotations({ identifier: "SessionRef" })
 
 /** @internal */
 export const Entry = Schema.Struct(
@@ -113,7 +111,7 @@ const invalid = (operation: Operation, reason: "InvalidKey" | "InvalidEntry", su
   new SessionStoreError({
     operation,
     reason,
-    detail: AnswerIssues.format(new ParseResult.ParseError({ issue }), subject)
+    detail: AnswerIssues.format(issue, subject)
   })
 
 /** @internal */

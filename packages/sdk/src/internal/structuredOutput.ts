@@ -7,11 +7,11 @@
  */
 import * as Effect from "effect/Effect"
 import * as JSONSchema from "effect/JSONSchema"
-import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { OutputFormat } from "../ClaudeOptions.js"
 import type * as Protocol from "../Protocol.js"
 import { OptionsError, type ResultError, resultFailure, StructuredOutputError } from "./claudeError.js"
+import * as IssuePath from "./issuePath.js"
 import { inlineDefinitions } from "./mcpServer.js"
 
 /** The name of the tool the CLI adds for structured output (seen on the pinned CLI). @internal */
@@ -104,7 +104,7 @@ export const decode = <A, I, R>(
       new StructuredOutputError({
         reason: "Mismatch",
         sessionId,
-        detail: ParseResult.TreeFormatter.formatErrorSync(error),
+        detail: IssuePath.describe(error.issue),
         value,
         cause: error
       }))

@@ -7,8 +7,7 @@
  * @internal
  */
 import * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import type * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type * as Protocol from "../Protocol.js"
 import type { UserDialog } from "../UserDialog.js"
@@ -34,14 +33,11 @@ export type UserDialogResult = typeof UserDialogResult.Type
 /** The fallback. @internal */
 export const cancelled: UserDialogResult = { behavior: "cancelled" }
 
-const validateResult = Schema.validateEither(UserDialogResult, { onExcessProperty: "preserve" })
-
 /** The one policy of dialogs: a handler that fails, dies, times out or answers badly cancels. @internal */
 export const policy: GuardedRun.Policy<UserDialogResult> = {
   kind: "dialog",
   fallsBack: "fell back to cancelled",
-  validate: (answer) =>
-    Either.mapLeft(validateResult(answer), (error) => AnswerIssues.format(error, "the dialog result")),
+  validate: AnswerIssues.validator(UserDialogResult, "the dialog result"),
   fallback: () => cancelled,
   decisionOf: (result) => result.behavior
 }
@@ -70,6 +66,4 @@ export const answer = (
   site: { readonly requestId: string },
   defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.dialog
 ): Effect.Effect<UserDialogResult> =>
-  GuardedRun.run(policy, callOf(service, request, site, defaultTimeout), GuardedRun.outcome).pipe(
-    Effect.map((outcome) => outcome.answer)
-  )
+  GuardedRun.run(policy, callOf(service, request, site, defaultTimeout), GuardedRun.answerOf)

@@ -8,7 +8,7 @@
  */
 import * as ParseResult from "effect/ParseResult"
 import * as AST from "effect/SchemaAST"
-import { formatPath as formatIssuePath } from "../issuePath.js"
+import { formatPath as formatIssuePath, mergeUnionBranches, problemLine, splitExpected } from "../issuePath.js"
 import { isSecretEnvKey, REDACTED } from "./secrets.js"
 
 const SENSITIVE_SEGMENTS: ReadonlySet<string> = new Set([
@@ -118,31 +118,22 @@ const unexpectedMessage = (path: ReadonlyArray<PropertyKey>, message: string): s
   return suggestion === undefined ? what : `${what} (did you mean ${JSON.stringify(suggestion)}?)`
 }
 
-interface Entry {
-  readonly path: ReadonlyArray<PropertyKey>
-  readonly text: string
-  // For "Expected X, actual Y" messages, so that union branches can be merged.
-  readonly expected?: string
-  readonly actual?: string
-}
-
-const toEntry = (issue: ParseResult.ArrayFormatterIssue): Entry => {
-  const sensitive = isSensitivePath(issue.path)
-  if (issue._tag === "Unexpected") return { path: issue.path, text: unexpectedMessage(issue.path, issue.message) }
-  if (issue.message.startsWith("Expected ")) {
-    const at = issue.message.indexOf(", actual ")
-    if (at >= 0) {
-      const expected = shortenExpected(issue.message.slice("Expected ".length, at))
-      const actual = describeActual(issue.message.slice(at + ", actual ".length), expected, sensitive)
-      return { path: issue.path, text: `Expected ${expected}, actual ${actual}`, expected, actual }
-    }
+/** An issue as shown: an unknown field's own message, the actual value hidden or described. */
+const toEntry = (
+  issue: ParseResult.ArrayFormatterIssue
+): { readonly path: ReadonlyArray<PropertyKey>; readonly message: string } => {
+  if (issue._tag === "Unexpected") return { path: issue.path, message: unexpectedMessage(issue.path, issue.message) }
+  const split = splitExpected(issue.message)
+  if (split === undefined) {
+    // Messages of our own filters never include the value.
+    return issue
   }
-  // Messages of our own filters never include the value; still, keep sensitive paths terse.
-  return { path: issue.path, text: issue.message }
+  const expected = shortenExpected(split.expected)
+  return {
+    path: issue.path,
+    message: `Expected ${expected}, actual ${describeActual(split.actual, expected, isSensitivePath(issue.path))}`
+  }
 }
-
-const samePath = (a: ReadonlyArray<PropertyKey>, b: ReadonlyArray<PropertyKey>): boolean =>
-  a.length === b.length && a.every((segment, i) => segment === b[i])
 
 // -----------------------------------------------------------------------------
 // union pruning
@@ -232,21 +223,6 @@ const simplify = (issue: ParseResult.ParseIssue): ParseResult.ParseIssue => {
  *
  * @internal
  */
-export const formatIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<string> => {
-  const merged: Array<Entry> = []
-  for (const entry of ParseResult.ArrayFormatter.formatIssueSync(simplify(issue)).map(toEntry)) {
-    const index = merged.findIndex((other) =>
-      samePath(other.path, entry.path) && other.expected !== undefined && other.actual === entry.actual
-    )
-    if (index >= 0 && entry.expected !== undefined) {
-      const other = merged[index]
-      const expected = other.expected!.split(" | ").includes(entry.expected)
-        ? other.expected!
-        : `${other.expected} | ${entry.expected}`
-      merged[index] = { ...other, expected, text: `Expected ${expected}, actual ${entry.actual}` }
-    } else if (!merged.some((other) => samePath(other.path, entry.path) && other.text === entry.text)) {
-      merged.push(entry)
-    }
-  }
-  return merged.map((entry) => `${formatPath(entry.path)}: ${entry.text}`)
-}
+export const formatIssue = (issue: ParseResult.ParseIssue): ReadonlyArray<string> =>
+  mergeUnionBranches(ParseResult.ArrayFormatter.formatIssueSync(simplify(issue)).map(toEntry))
+    .map((problem) => problemLine(problem, "(options)"))

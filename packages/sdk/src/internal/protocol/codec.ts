@@ -13,6 +13,7 @@ import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import { ProtocolError } from "../claudeError.js"
+import * as IssuePath from "../issuePath.js"
 import {
   ControlCancelRequest,
   ControlRequest,
@@ -318,11 +319,9 @@ const protocolError = (
 // fallback member of its union: that issue only repeats the others, so it is
 // left out when there are others.
 const formatIssue = (issue: ParseResult.ParseIssue): string => {
-  const issues = ParseResult.ArrayFormatter.formatIssueSync(issue)
-  const relevant = issues.filter(({ message }) => !message.startsWith(fallbackMismatch))
-  return (relevant.length > 0 ? relevant : issues)
-    .map(({ message, path }) => (path.length > 0 ? `${path.join(".")}: ${message}` : message))
-    .join("\n")
+  const problems = IssuePath.problemsOf(issue)
+  const relevant = problems.filter(({ message }) => !message.startsWith(fallbackMismatch))
+  return (relevant.length > 0 ? relevant : problems).map((problem) => IssuePath.problemLine(problem)).join("\n")
 }
 
 // -----------------------------------------------------------------------------

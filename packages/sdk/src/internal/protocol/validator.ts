@@ -380,17 +380,15 @@ export const validatorFor = <A>(
 }
 
 /**
- * `Schema.validateEither(schema, { onExcessProperty: "preserve" })`, checked in
- * place where the schema allows (an answer is checked once per request: the
- * Schema interpreter cost a can_use_tool answer ~100 µs).
+ * `ParseResult.validateEither(schema, { onExcessProperty: "preserve" })`,
+ * checked in place where the schema allows (an answer is checked once per
+ * request: the Schema interpreter cost a can_use_tool answer ~100 µs).
  *
  * @internal
  */
 export const answerValidator = <A>(
   schema: Schema.Schema<A, any, never>
-): (input: unknown) => Either.Either<A, ParseResult.ParseError> => {
+): (input: unknown) => Either.Either<A, ParseResult.ParseIssue> => {
   const options = { onExcessProperty: "preserve" } as const
-  const fast = validatorFor(schema, options)
-  if (fast === undefined) return Schema.validateEither(schema, options)
-  return (input) => Either.mapLeft(fast(input), (issue) => new ParseResult.ParseError({ issue }))
+  return validatorFor(schema, options) ?? ParseResult.validateEither(schema, options)
 }
