@@ -316,15 +316,21 @@ describe("SessionStore with the real CLI", () => {
           Effect.gen(function*() {
             const store = yield* SessionStore.makeMemory
             const seen = yield* Ref.make<ReadonlyArray<SessionStore.Entry> | undefined>(undefined)
+            // The turn cannot end while this hook runs, so no batched flush can happen meanwhile: a second of
+            // waiting shows that none does. The eager append runs beside the reader: wait, boundedly, for it.
+            const stored = (sessionId: string) =>
+              Effect.map(
+                store.load({ projectKey: SessionStore.projectKey(cwd), sessionId }),
+                Option.getOrElse((): ReadonlyArray<SessionStore.Entry> => [])
+              )
             const hook = HookLayer.preToolUse({ matcher: "Bash" }, (input) =>
               Effect.gen(function*() {
-                // The eager append runs beside the reader: give it a moment to land, as a user would see it.
-                yield* Effect.sleep("300 millis")
-                const entries = yield* store.load({
-                  projectKey: SessionStore.projectKey(cwd),
-                  sessionId: input.session_id
-                })
-                yield* Ref.set(seen, Option.getOrElse(entries, () => []))
+                if (flush === "batched") yield* Effect.sleep("1 second")
+                for (let i = 0; flush === "eager" && i < 200; i++) {
+                  if ((yield* stored(input.session_id)).length > 0) break
+                  yield* Effect.sleep("50 millis")
+                }
+                yield* Ref.set(seen, yield* stored(input.session_id))
                 return HookResult.empty
               }).pipe(Effect.orDie))
             yield* ClaudeCode.query(`run the tool (${flush})`, { allowedTools: ["Bash"], sessionStoreFlush: flush })
