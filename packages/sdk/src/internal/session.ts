@@ -17,7 +17,7 @@ import * as FiberRefs from "effect/FiberRefs"
 import * as HashSet from "effect/HashSet"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import type { CliExitError } from "../ClaudeError.js"
@@ -162,11 +162,27 @@ export const make = (
     // Everything the session's fibers log (the router, hooks, the gate, MCP tools) goes through
     // loggers that hide the session's secrets, whatever the level and whichever logger is installed.
     return Effect.locallyWith(
-      makeSession(env, redactor),
+      inOwnScope(makeSession(env, redactor)),
       FiberRef.currentLoggers,
       HashSet.map((logger) => Redaction.redactingLogger(logger, redactor))
     )
   })
+
+/**
+ * Runs `effect` in a scope of its own, closed with the same exit by one finalizer of the current scope.
+ * Each `Effect.addFinalizer` (the session's, its services', the platform's for the process) restores, as it
+ * runs, the fiber refs it was added with: a diff and a patch of every ref, the context and the loggers
+ * included. Against the refs of whichever fiber closes the caller's scope that costs, every time; here one
+ * finalizer pays it, and the session's own run with refs that differ from theirs by next to nothing.
+ */
+const inOwnScope = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, Scope.Scope> | Scope.Scope> =>
+  Effect.flatMap(Scope.make(), (own) =>
+    Effect.zipRight(
+      Effect.addFinalizer((exit) => Scope.close(own, exit)),
+      Scope.extend(effect, own)
+    ))
 
 const makeSession = (
   env: SessionEnvironment,
