@@ -15,7 +15,6 @@ import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as HashSet from "effect/HashSet"
-import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -203,15 +202,17 @@ const makeSession = (
       "client",
       () => ({})
     )
+    // The session's own finalizers are added to its own scope as they are (see `inOwnScope`): they run with the
+    // session's refs, which `inOwnScope`'s one finalizer has restored, so they need no restoring of their own.
+    const scope = yield* Effect.scope
     if (sessionSpan !== undefined) {
-      yield* Effect.addFinalizer((exit) =>
-        Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
+      yield* Scope.addFinalizerExit(
+        scope,
+        (exit) => Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
       )
     }
-    yield* Effect.acquireRelease(
-      Metric.incrementBy(Telemetry.liveSessions, 1),
-      () => Metric.incrementBy(Telemetry.liveSessions, -1)
-    )
+    Telemetry.liveSessions.unsafeModify(1, metricLabels)
+    yield* Scope.addFinalizer(scope, Effect.sync(() => Telemetry.liveSessions.unsafeModify(-1, metricLabels)))
     let turnOpen = false
     let turnSpan: Tracer.Span | undefined
     let turnIndex = 0
@@ -220,7 +221,7 @@ const makeSession = (
     const turnInFlight = turns.inFlight
     const mirror = env.mirror
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
-    if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
+    if (mirror !== undefined) yield* Scope.addFinalizer(scope, mirror.flush)
 
     // Who waits for the next message the router reads (the session pool, timing a replacement's start).
     let messageWaiters: Array<() => void> | undefined
@@ -299,7 +300,8 @@ const makeSession = (
     }
 
     // Closing mid-turn: interrupt first (the CLI then stops its tools and shells itself), then end stdin.
-    yield* Effect.addFinalizer(() =>
+    yield* Scope.addFinalizer(
+      scope,
       Effect.gen(function*() {
         yield* router.expectExit
         const busy = turnInFlight()
