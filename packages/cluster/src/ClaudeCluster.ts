@@ -136,11 +136,8 @@ export const layerRunner = (
 export const layerClient = (
   options: Options = {}
 ): Layer.Layer<Sharding.Sharding, ConfigError, SqlClient.SqlClient> =>
-  Layer.map(
-    NodeClusterSocket.layer({
-      clientOnly: true,
-      storage: "sql",
-      shardingConfig: { ...shardingDefaults, runnerAddress: Option.none(), ...options.shardingConfig }
-    }),
-    (context) => context
-  )
+  NodeClusterSocket.layer({
+    clientOnly: true,
+    storage: "sql",
+    shardingConfig: { ...shardingDefaults, runnerAddress: Option.none(), ...options.shardingConfig }
+  })

@@ -4,11 +4,14 @@
  * turns run; its sessions complete on the others, resumed from the session store.
  */
 import { ClaudeSession } from "@claude-effect/cluster"
+import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -20,12 +23,28 @@ const SESSIONS = Number(process.env.CLUSTER_SESSIONS ?? 30)
 const fixtures = Path.join(import.meta.dirname, "fixtures")
 const packageDir = Path.resolve(import.meta.dirname, "..")
 
+/** What the fixture processes print, one JSON line each (fixtures/runner.ts, fixtures/client.ts). */
+const FixtureEvent = Schema.Union(
+  Schema.Struct({ event: Schema.Literal("ready"), name: Schema.String, pid: Schema.Number }),
+  Schema.Struct({
+    event: Schema.Literal("done"),
+    entityId: Schema.String,
+    n: Schema.Number,
+    result: Schema.optional(Schema.String),
+    sessionId: Schema.optional(Schema.String)
+  }),
+  Schema.Struct({ event: Schema.Literal("failed"), entityId: Schema.String, n: Schema.Number, cause: Schema.String }),
+  Schema.Struct({ event: Schema.Literal("finished") })
+)
+type FixtureEvent = typeof FixtureEvent.Type
+const decodeEvent = Schema.decodeUnknownOption(Schema.parseJson(FixtureEvent))
+
 interface Fixture {
   readonly name: string
   readonly child: ChildProcess.ChildProcess
-  readonly events: Array<Record<string, any>>
+  readonly events: Array<FixtureEvent>
   readonly stderr: () => string
-  readonly on: (predicate: (event: Record<string, any>) => boolean) => Effect.Effect<Record<string, any>>
+  readonly on: (predicate: (event: FixtureEvent) => boolean) => Effect.Effect<FixtureEvent>
   readonly exited: Effect.Effect<void>
 }
 
@@ -38,10 +57,8 @@ const spawn = (name: string, file: string, env: Record<string, string>) =>
         env: { ...process.env, ...env },
         stdio: ["ignore", "pipe", "pipe"]
       })
-      const events: Array<Record<string, any>> = []
-      const waiters: Array<
-        { predicate: (e: Record<string, any>) => boolean; resume: (e: Record<string, any>) => void }
-      > = []
+      const events: Array<FixtureEvent> = []
+      const waiters: Array<{ predicate: (e: FixtureEvent) => boolean; resume: (e: FixtureEvent) => void }> = []
       let buffer = ""
       let stderr = ""
       child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
@@ -51,21 +68,19 @@ const spawn = (name: string, file: string, env: Record<string, string>) =>
           const line = buffer.slice(0, newline)
           buffer = buffer.slice(newline + 1)
           newline = buffer.indexOf("\n")
-          if (!line.startsWith("{")) {
+          const decoded = decodeEvent(line)
+          if (Option.isNone(decoded)) {
+            // a log line
             stderr = (stderr + line + "\n").slice(-200_000)
             continue
           }
-          try {
-            const event = JSON.parse(line) as Record<string, any>
-            events.push(event)
-            for (const waiter of [...waiters]) {
-              if (waiter.predicate(event)) {
-                waiters.splice(waiters.indexOf(waiter), 1)
-                waiter.resume(event)
-              }
+          const event = decoded.value
+          events.push(event)
+          for (const waiter of [...waiters]) {
+            if (waiter.predicate(event)) {
+              waiters.splice(waiters.indexOf(waiter), 1)
+              waiter.resume(event)
             }
-          } catch {
-            // a log line
           }
         }
       })
@@ -77,7 +92,7 @@ const spawn = (name: string, file: string, env: Record<string, string>) =>
         events,
         stderr: () => stderr,
         on: (predicate) =>
-          Effect.async<Record<string, any>>((resume) => {
+          Effect.async<FixtureEvent>((resume) => {
             const found = events.find(predicate)
             if (found !== undefined) return resume(Effect.succeed(found))
             waiters.push({ predicate, resume: (event) => resume(Effect.succeed(event)) })
@@ -103,35 +118,6 @@ const freePort = Effect.async<number>((resume) => {
     server.close(() => resume(Effect.succeed(address.port)))
   })
 })
-
-/** The live child processes of `pid` (Linux /proc), and whether a pid is alive. */
-const childrenOf = (pid: number): Array<number> =>
-  Fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      return Number(fields[1]) === pid && fields[0] !== "Z" ? [Number(entry)] : []
-    } catch {
-      return []
-    }
-  })
-
-const isAlive = (pid: number): boolean => {
-  try {
-    return !/\) Z /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
-  }
-}
-
-const cliChildren = (pid: number): Array<number> =>
-  childrenOf(pid).filter((child) => {
-    try {
-      return Fs.readFileSync(`/proc/${child}/cmdline`, "utf8").includes("stream-json")
-    } catch {
-      return false
-    }
-  })
 
 describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner killed mid-turn", () => {
   it.live(
@@ -170,9 +156,9 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
           Effect.timeoutFail({ duration: "120 seconds", onTimeout: () => new Error(`client: ${client.stderr()}`) })
         )
         const victim = runners.reduce((a, b) =>
-          cliChildren(a.child.pid!).length >= cliChildren(b.child.pid!).length ? a : b
+          cliProcessesOf(a.child.pid!).length >= cliProcessesOf(b.child.pid!).length ? a : b
         )
-        const orphans = cliChildren(victim.child.pid!)
+        const orphans = cliProcessesOf(victim.child.pid!)
         assert.isAbove(orphans.length, 0, "the killed runner holds sessions")
         victim.child.kill("SIGKILL")
         const killedAt = Date.now()
@@ -243,7 +229,7 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
 
         // The others shut down gracefully: their sessions are closed, nothing is left running.
         const live = runners.filter((runner) => runner !== victim)
-        const clis = live.flatMap((runner) => cliChildren(runner.child.pid!))
+        const clis = live.flatMap((runner) => cliProcessesOf(runner.child.pid!))
         for (const runner of live) runner.child.kill("SIGTERM")
         yield* Effect.forEach(live, (runner) => runner.exited.pipe(Effect.timeout("30 seconds")), { discard: true })
         for (const runner of live) assert.strictEqual(runner.child.exitCode ?? runner.child.signalCode, 0 as any)

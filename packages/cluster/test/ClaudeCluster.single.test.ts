@@ -1,8 +1,10 @@
 import { ClaudeCluster, ClaudeSession } from "@claude-effect/cluster"
-import { ClaudeCode } from "@claude-effect/sdk"
+import { ClaudeCode, Protocol } from "@claude-effect/sdk"
+import { cliProcessesOf } from "@claude-effect/test-support/Harness"
 import { ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { assert, describe, it } from "@effect/vitest"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Fs from "node:fs"
@@ -12,19 +14,37 @@ import { model, policy, promptText, readLines, sessionOptions } from "./utils/sc
 
 const SESSIONS = Number(process.env.SESSIONS ?? 4)
 
+/**
+ * A runner of `ClaudeSession`s over SQLite in a temporary directory (removed
+ * with the scope), under the "single" policy, its CLIs pointed at the
+ * ScriptedModel.
+ */
+const singleRunner = (options: { readonly maxIdleTime?: Duration.DurationInput } = {}) =>
+  Effect.gen(function*() {
+    const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
+    yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
+    const modelEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
+    const runner = ClaudeSession.layer({ options: sessionOptions(Path.join(root, "sessions")), ...options }).pipe(
+      Layer.provide(policy("single")),
+      Layer.provideMerge(ClaudeCluster.layerSingle({ filename: Path.join(root, "cluster.db") })),
+      Layer.provide(ClaudeCode.layer({ env: modelEnv }))
+    )
+    return { root, runner }
+  })
+
+/** The result that ends a turn's messages. */
+const resultOf = (messages: ReadonlyArray<Protocol.Message>) => {
+  const last = messages.at(-1)
+  assert.isTrue(last !== undefined && Protocol.isResultSuccess(last), "the turn ends with its result")
+  return last as Protocol.ResultSuccess
+}
+
 describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
   it.live(
     "sessions as entities: two prompts each, every Bash command under the runner's hook, the second turn carrying the first",
     () =>
       Effect.gen(function*() {
-        const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
-        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
-        const modelEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
-        const runner = ClaudeSession.layer({ options: sessionOptions(Path.join(root, "sessions")) }).pipe(
-          Layer.provide(policy("single")),
-          Layer.provideMerge(ClaudeCluster.layerSingle({ filename: Path.join(root, "cluster.db") })),
-          Layer.provide(ClaudeCode.layer({ env: modelEnv }))
-        )
+        const { root, runner } = yield* singleRunner()
         const entities = Array.from({ length: SESSIONS }, (_, i) => `user-${i}`)
         const results = yield* Effect.gen(function*() {
           const client = yield* ClaudeSession.client
@@ -37,10 +57,10 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
 
         for (const [i, entityId] of entities.entries()) {
           const [first, second] = results[i]!
-          assert.strictEqual((first!.at(-1) as any).result, `done ${entityId}-p1`)
-          assert.strictEqual((second!.at(-1) as any).result, `done ${entityId}-p2`)
+          assert.strictEqual(resultOf(first!).result, `done ${entityId}-p1`)
+          assert.strictEqual(resultOf(second!).result, `done ${entityId}-p2`)
           // one CLI session per entity: its id, derived from the entity id
-          assert.strictEqual((second!.at(-1) as any).session_id, ClaudeSession.sessionIdOf(entityId))
+          assert.strictEqual(resultOf(second!).session_id, ClaudeSession.sessionIdOf(entityId))
           const dir = Path.join(root, "sessions", entityId)
           assert.deepStrictEqual(readLines(Path.join(dir, "turns.log")), [`${entityId}-p1`, `${entityId}-p2`])
           assert.deepStrictEqual(readLines(Path.join(dir, "hooks.log")), ["single", "single"])
@@ -64,18 +84,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
     "a prompt id sent twice runs once; an idle session is closed, and the next prompt resumes it",
     () =>
       Effect.gen(function*() {
-        const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
-        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
-        const modelEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
-        const runner = ClaudeSession.layer({
-          options: sessionOptions(Path.join(root, "sessions")),
-          maxIdleTime: "2 seconds"
-        })
-          .pipe(
-            Layer.provide(policy("single")),
-            Layer.provideMerge(ClaudeCluster.layerSingle({ filename: Path.join(root, "cluster.db") })),
-            Layer.provide(ClaudeCode.layer({ env: modelEnv }))
-          )
+        const { runner } = yield* singleRunner({ maxIdleTime: "2 seconds" })
         yield* Effect.gen(function*() {
           const client = (yield* ClaudeSession.client)("idle-user")
           const first = yield* client.Prompt({ promptId: "p-1", prompt: promptText("idle-user", 1) })
@@ -85,21 +94,23 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
             r.lastUserText.includes(promptText("idle-user", 1))
           )
           assert.strictEqual(ran.length, 1, "and the model was asked once")
-          const pid = cliOf(process.pid)
+          const pid = cliProcessesOf(process.pid)
           assert.strictEqual(pid.length, 1)
           // idle: the entity and its session are closed, the CLI is gone (the cluster looks every 5 s at least)
           const idleSince = Date.now()
-          while (cliOf(process.pid).length > 0 && Date.now() - idleSince < 15_000) yield* Effect.sleep("200 millis")
-          assert.deepStrictEqual(cliOf(process.pid), [])
+          while (cliProcessesOf(process.pid).length > 0 && Date.now() - idleSince < 15_000) {
+            yield* Effect.sleep("200 millis")
+          }
+          assert.deepStrictEqual(cliProcessesOf(process.pid), [])
           // the next prompt resumes the session from the store
           const second = yield* client.Prompt({ promptId: "p-2", prompt: promptText("idle-user", 2) })
-          assert.strictEqual((second.at(-1) as any).result, "done idle-user-p2")
+          assert.strictEqual(resultOf(second).result, "done idle-user-p2")
           const last = (yield* ScriptedModel.turnRequests).find((r) =>
             r.lastUserText.includes(promptText("idle-user", 2))
           )!
           assert.isTrue(last.includes("done idle-user-p1"))
         }).pipe(Effect.provide(runner), Effect.scoped)
-        assert.deepStrictEqual(cliOf(process.pid), [], "the runner closed its sessions")
+        assert.deepStrictEqual(cliProcessesOf(process.pid), [], "the runner closed its sessions")
       }).pipe(
         Effect.scoped,
         Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
@@ -107,16 +118,3 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
     120_000
   )
 })
-
-/** The CLI processes started by `pid`. */
-const cliOf = (pid: number): Array<number> =>
-  Fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
-    try {
-      const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-      const cmdline = Fs.readFileSync(`/proc/${entry}/cmdline`, "utf8")
-      return Number(fields[1]) === pid && fields[0] !== "Z" && cmdline.includes("stream-json") ? [Number(entry)] : []
-    } catch {
-      return []
-    }
-  })

@@ -26,7 +26,7 @@ import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { type ClaudeError, OptionsError, ResultError } from "./ClaudeError.js"
+import { type ClaudeError, noResult, OptionsError, resultFailure } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import * as CliProcess from "./CliProcess.js"
@@ -120,7 +120,8 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
           Effect.provide(context)
         )
       }
-      const attached = yield* SessionStoreResume.attach(store.value, options).pipe(Effect.provide(context))
+      const attached = yield* SessionStoreResume.attach(store.value, options, ClaudeOptions.runtimeSettings(options))
+        .pipe(Effect.provide(context))
       const environment = yield* sessionEnvironment(executable, attached.options)
       return yield* InternalSession.make({ ...environment, mirror: attached.mirror }).pipe(Effect.provide(context))
     })
@@ -336,26 +337,11 @@ export const result = (
     Stream.filter(Protocol.isResultMessage),
     Stream.runLast,
     Effect.flatMap((last): Effect.Effect<Protocol.ResultSuccess, ClaudeError> => {
-      if (Option.isNone(last)) {
-        return new ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
-      }
-      const message = last.value
-      if (Protocol.isResultSuccess(message) && message.is_error !== true) return Effect.succeed(message)
-      const fields = message as {
-        readonly session_id?: string
-        readonly errors?: ReadonlyArray<unknown>
-        readonly result?: unknown
-        readonly terminal_reason?: unknown
-      }
-      return new ResultError({
-        // An error reported with subtype "success" says what went wrong in terminal_reason.
-        reason: message.subtype === "success"
-          ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
-          : String(message.subtype),
-        sessionId: fields.session_id ?? "",
-        errors: (fields.errors ?? []).map(String),
-        ...(typeof fields.result === "string" ? { result: fields.result } : {})
-      })
+      if (Option.isNone(last)) return Effect.fail(noResult())
+      const failure = resultFailure(last.value)
+      return failure === undefined && Protocol.isResultSuccess(last.value)
+        ? Effect.succeed(last.value)
+        : Effect.fail(failure ?? noResult())
     })
   )
 
@@ -403,7 +389,7 @@ export const structured = <A, I, R>(
       Stream.runLast
     )
     if (Option.isNone(last)) {
-      return yield* new ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+      return yield* noResult()
     }
     return yield* StructuredOutput.decode(schema, last.value)
   })

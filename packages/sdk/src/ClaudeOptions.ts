@@ -962,6 +962,18 @@ export const Options = Schema.Struct({
   permissionTimeout: opt(Timeout),
   /** How long closing waits for the CLI to exit after stdin ends, before SIGTERM (default 5 s). */
   closeGracePeriod: opt(GracePeriod),
+  /**
+   * With a `SessionStore` in the context: how long each `load` / `listSubkeys` of a resume from the store may
+   * take before the session fails with a `SessionStoreError` (`Timeout`) instead of waiting (default 60 s; the
+   * official SDK's name and meaning, in milliseconds or as a duration).
+   */
+  loadTimeoutMs: opt(Timeout),
+  /**
+   * With a `SessionStore` in the context: `"batched"` (the default) appends the transcript at each turn's end
+   * (before its result is delivered) and early when a turn piles up lines; `"eager"` also starts an append after
+   * every frame the CLI writes, in the background, for near-real-time copies.
+   */
+  sessionStoreFlush: opt(Schema.Literal("batched", "eager")),
   /** The longest stdout line accepted, in characters (UTF-16 code units): a guard against runaway output (default 256 Mi). */
   maxLineChars: opt(PositiveInt),
   /**
@@ -1027,6 +1039,7 @@ export const defaults: {
   readonly hookTimeout: Duration.Duration
   readonly permissionTimeout: Duration.Duration
   readonly closeGracePeriod: Duration.Duration
+  readonly loadTimeoutMs: Duration.Duration
   readonly maxLineChars: number
 } = {
   controlTimeout: Duration.seconds(30),
@@ -1035,6 +1048,7 @@ export const defaults: {
   hookTimeout: GuardedRun.defaultTimeouts.hook,
   permissionTimeout: GuardedRun.defaultTimeouts.permission,
   closeGracePeriod: Duration.seconds(5),
+  loadTimeoutMs: Duration.seconds(60),
   maxLineChars: 256 * 1024 * 1024
 }
 
@@ -1061,6 +1075,10 @@ export interface RuntimeSettings {
   readonly verbatimPrompts: boolean
   /** Where stderr lines go, besides `Session.stderr`. */
   readonly stderr: StderrSink | undefined
+  /** The bound on each read of a resume from a `SessionStore`. */
+  readonly loadTimeout: Duration.Duration
+  /** How a `SessionStore` mirror flushes. */
+  readonly sessionStoreFlush: "batched" | "eager"
 }
 
 /**
@@ -1080,7 +1098,9 @@ export const runtimeSettings = (options: Options): RuntimeSettings => ({
   maxLineChars: options.maxLineChars ?? defaults.maxLineChars,
   secrets: options.secrets ?? [],
   verbatimPrompts: options.verbatimPrompts === true,
-  stderr: options.stderr
+  stderr: options.stderr,
+  loadTimeout: options.loadTimeoutMs ?? defaults.loadTimeoutMs,
+  sessionStoreFlush: options.sessionStoreFlush ?? "batched"
 })
 
 // -----------------------------------------------------------------------------

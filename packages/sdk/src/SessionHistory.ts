@@ -33,8 +33,10 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
+import type { SessionStoreError } from "./internal/claudeError.js"
 import * as internal from "./internal/sessionHistory.js"
 import type { SessionHistoryError, SessionInfo, SessionMessage, SubagentInfo } from "./internal/sessionHistoryModel.js"
+import * as SessionStore from "./SessionStore.js"
 
 export {
   InvalidArgumentError,
@@ -233,7 +235,34 @@ export declare namespace SessionHistory {
       sessionId: string,
       options?: ForkSessionOptions
     ) => Effect.Effect<ForkSessionResult, SessionHistoryError>
+    /**
+     * Copies a session's local transcript (and, by default, its subagents'
+     * transcripts with their metadata) into a `SessionStore`, under the keys
+     * a mirrored session would have, in batches of `batchSize` entries: a
+     * session that ran without a store can then be resumed from it anywhere.
+     * Lines that are not JSON objects with a `type` are skipped. Importing a
+     * session the store already holds appends its lines again (those with a
+     * `uuid` are stored once).
+     */
+    readonly importSessionToStore: (
+      sessionId: string,
+      store: SessionStore.SessionStore,
+      options?: ImportSessionOptions
+    ) => Effect.Effect<void, SessionHistoryError | SessionStoreError>
   }
+}
+
+/**
+ * Options of {@link SessionHistory.Service.importSessionToStore}.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface ImportSessionOptions extends SessionOptions {
+  /** Also copy the subagents' transcripts (default `true`). */
+  readonly includeSubagents?: boolean | undefined
+  /** How many entries one `append` carries at most (default 500). */
+  readonly batchSize?: number | undefined
 }
 
 // -------------------------------------------------------------------------------------------------
@@ -383,3 +412,20 @@ export const forkSession = (
   options?: ForkSessionOptions
 ): Effect.Effect<ForkSessionResult, SessionHistoryError, SessionHistory> =>
   Effect.flatMap(SessionHistory, (history) => history.forkSession(sessionId, options))
+
+/**
+ * Copies a session's local transcript into the `SessionStore` in context
+ * (see {@link SessionHistory.Service.importSessionToStore}).
+ *
+ * @since 0.1.0
+ * @category Accessors
+ */
+export const importSessionToStore = (
+  sessionId: string,
+  options?: ImportSessionOptions
+): Effect.Effect<void, SessionHistoryError | SessionStoreError, SessionHistory | SessionStore.SessionStore> =>
+  Effect.flatMap(
+    SessionHistory,
+    (history) =>
+      Effect.flatMap(SessionStore.SessionStore, (store) => history.importSessionToStore(sessionId, store, options))
+  )

@@ -1042,6 +1042,8 @@ describe("ClaudeOptions.routes", () => {
     hookTimeout: { option: { hookTimeout: Duration.seconds(1) } },
     permissionTimeout: { option: { permissionTimeout: Duration.seconds(1) } },
     closeGracePeriod: { option: { closeGracePeriod: Duration.seconds(1) } },
+    loadTimeoutMs: { option: { loadTimeoutMs: Duration.seconds(1) } },
+    sessionStoreFlush: { option: { sessionStoreFlush: "eager" } },
     maxLineChars: { option: { maxLineChars: 1 } },
     secrets: { option: { secrets: ["a-secret-value"] } }
   }

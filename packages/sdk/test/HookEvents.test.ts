@@ -63,33 +63,58 @@ const decodeToolResultMeta = Schema.decodeUnknownOption(Schema.Struct({
 
 /**
  * A hook layer that records every input it is called with and answers with
- * `answer(input, call)` (`call` counts from 0).
+ * `answer(input, call)` (`call` counts from 0); `called` waits for its first call.
  */
 const recorder = <Event extends Protocol.HookEvent>(
   event: Event,
   answer: (input: Protocol.HookInputFor<Event>, call: number) => HookLayer.HookAnswer = () => HookResult.empty,
   options: HookLayer.HookOptions = {}
 ) =>
-  Effect.map(Ref.make<ReadonlyArray<Protocol.HookInputFor<Event>>>([]), (inputs) => ({
-    layer: HookLayer.make(
-      event,
-      options,
-      (input) => Ref.modify(inputs, (all) => [answer(input, all.length), [...all, input]] as const)
+  Effect.gen(function*() {
+    const inputs = yield* Ref.make<ReadonlyArray<Protocol.HookInputFor<Event>>>([])
+    const first = yield* Deferred.make<void>()
+    return {
+      layer: HookLayer.make(event, options, (input) =>
+        Ref.modify(inputs, (all) =>
+          [answer(input, all.length), [...all, input]] as const).pipe(
+            Effect.zipLeft(Deferred.succeed(first, void 0))
+          )),
+      inputs: Ref.get(inputs),
+      called: Deferred.await(first)
+    }
+  })
+
+/**
+ * A permission gate that records what it was asked and answers `answer`
+ * (allow by default) once `until` is done (at once by default).
+ */
+const recordingGate = (
+  options: { readonly until?: Effect.Effect<void>; readonly answer?: PermissionResult.PermissionResult } = {}
+) =>
+  Effect.map(Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([]), (asked) => ({
+    layer: PermissionGate.layer((request) =>
+      Ref.update(asked, (all) => [...all, request]).pipe(
+        Effect.zipRight(options.until ?? Effect.void),
+        Effect.as(options.answer ?? PermissionResult.allow())
+      )
     ),
-    inputs: Ref.get(inputs)
+    asked: Ref.get(asked)
   }))
 
-/** A permission gate that allows everything and counts what it was asked. */
-const countingGate = (
-  asked: Ref.Ref<ReadonlyArray<Protocol.CanUseToolRequest>>,
-  delay: "0 millis" | `${number} seconds` = "0 millis"
-) =>
-  PermissionGate.layer((request) =>
-    Ref.update(asked, (all) => [...all, request]).pipe(
-      Effect.zipRight(Effect.sleep(delay)),
-      Effect.as(PermissionResult.allow())
+/**
+ * Runs the prompt "go" under a {@link recordingGate} and a PreToolUse hook on
+ * Bash that answers `answer`: the turn's messages, and what the gate was asked.
+ */
+const underPreToolUse = (answer: HookLayer.HookAnswer, options: Parameters<typeof ClaudeCode.query>[1] = {}) =>
+  Effect.gen(function*() {
+    const gate = yield* recordingGate()
+    const messages = yield* runQuery("go", options).pipe(
+      Effect.provide(
+        Layer.mergeAll(gate.layer, HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(answer)))
+      )
     )
-  )
+    return { messages, asked: yield* gate.asked }
+  })
 
 const withContext = <Event extends Protocol.HookEvent>(event: Event, additionalContext: string) =>
   ({ hookSpecificOutput: { hookEventName: event, additionalContext } }) as Protocol.SyncHookOutput
@@ -138,18 +163,11 @@ describe("tool hooks on the real CLI", () => {
   it.live("PreToolUse ask hands the call to the permission gate with the hook's reason; the gate's allow runs it", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
-      yield* runQuery("go", { allowedTools: ["Bash"] }).pipe(
-        Effect.provide(Layer.mergeAll(
-          countingGate(asked),
-          HookLayer.preToolUse(
-            { matcher: "Bash" },
-            () => Effect.succeed(HookResult.ask("a person should look at this"))
-          )
-        ))
-      )
+      const { asked } = yield* underPreToolUse(HookResult.ask("a person should look at this"), {
+        allowedTools: ["Bash"]
+      })
       // allowedTools would have let it through without asking: the hook's ask is what sent it to the gate
-      const [request] = yield* Ref.get(asked)
+      const [request] = asked
       assert.isDefined(request)
       assert.strictEqual(request!.decision_reason, "a person should look at this")
       assert.strictEqual(request!.decision_reason_type, "hook")
@@ -160,33 +178,21 @@ describe("tool hooks on the real CLI", () => {
   it.live("PreToolUse defer ends the turn at once with the deferred call: the tool does not run, the gate is not asked", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
-      const messages = yield* runQuery("go").pipe(
-        Effect.provide(Layer.mergeAll(
-          countingGate(asked),
-          HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(HookResult.defer))
-        ))
-      )
+      const { asked, messages } = yield* underPreToolUse(HookResult.defer)
       const result = resultOf(messages)
       assert.strictEqual(result.terminal_reason, "tool_deferred")
       assert.isTrue(Protocol.isResultSuccess(result) && result.deferred_tool_use?.name === "Bash")
       assert.isFalse(workspace.exists("deferred.txt"))
-      assert.strictEqual((yield* Ref.get(asked)).length, 0)
+      assert.strictEqual(asked.length, 0)
       assert.strictEqual((yield* ScriptedModel.turnRequests).length, 1, "no request after the deferred call")
     }).pipe(Effect.provide(harness([bash("touch deferred.txt"), ScriptedModel.text("never")]))))
 
   it.live("PreToolUse allow runs the tool without asking the gate; the tool result records the hook as the decider", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
-      const messages = yield* runQuery("go").pipe(
-        Effect.provide(Layer.mergeAll(
-          countingGate(asked),
-          HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(HookResult.allow({ reason: "vetted" })))
-        ))
-      )
+      const { asked, messages } = yield* underPreToolUse(HookResult.allow({ reason: "vetted" }))
       assert.isTrue(workspace.exists("allowed.txt"))
-      assert.strictEqual((yield* Ref.get(asked)).length, 0)
+      assert.strictEqual(asked.length, 0)
       const sources = messages.flatMap((message) =>
         Option.match(decodeToolResultMeta(message), {
           onNone: () => [],
@@ -199,17 +205,10 @@ describe("tool hooks on the real CLI", () => {
   it.live("PreToolUse updatedInput alone: the gate is asked about the rewritten input, which is what runs", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
-      yield* runQuery("go").pipe(
-        Effect.provide(Layer.mergeAll(
-          countingGate(asked),
-          HookLayer.preToolUse(
-            { matcher: "Bash" },
-            () => Effect.succeed(HookResult.updatedInput({ command: "touch rewritten.txt", description: "rewritten" }))
-          )
-        ))
+      const { asked } = yield* underPreToolUse(
+        HookResult.updatedInput({ command: "touch rewritten.txt", description: "rewritten" })
       )
-      const [request] = yield* Ref.get(asked)
+      const [request] = asked
       assert.deepStrictEqual(request?.input, { command: "touch rewritten.txt", description: "rewritten" })
       assert.isTrue(workspace.exists("rewritten.txt"))
       assert.isFalse(workspace.exists("original.txt"))
@@ -316,14 +315,13 @@ describe("permission hooks on the real CLI", () => {
   it.live("PermissionRequest allow with updatedPermissions is remembered: the next matching call asks nobody", () =>
     Effect.gen(function*() {
       const workspace = yield* Workspace
-      const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
-      // The gate is slow and would deny: the hook's allow (it answers first) is what decides.
-      const slowDenyingGate = PermissionGate.layer((request) =>
-        Ref.update(asked, (all) => [...all, request]).pipe(
-          Effect.zipRight(Effect.sleep("3 seconds")),
-          Effect.as(PermissionResult.deny("the gate says no"))
-        )
-      )
+      // The gate is slow and would deny: the hook's allow (it answers first) is what decides. The gate's
+      // pending call does not hold the turn up once the hook has decided, so the margin costs no time; it is
+      // wide so that a loaded machine's slow hook answer cannot lose the race.
+      const slowDenyingGate = yield* recordingGate({
+        until: Effect.sleep("30 seconds"),
+        answer: PermissionResult.deny("the gate says no")
+      })
       const permission = yield* recorder("PermissionRequest", () =>
         HookResult.output({
           hookSpecificOutput: {
@@ -340,14 +338,14 @@ describe("permission hooks on the real CLI", () => {
           }
         }))
       const session = yield* ClaudeCode.session().pipe(
-        Effect.provide(Layer.mergeAll(slowDenyingGate, permission.layer))
+        Effect.provide(Layer.mergeAll(slowDenyingGate.layer, permission.layer))
       )
       yield* collect(session.turn("first"))
       yield* collect(session.turn("second"))
       assert.isTrue(workspace.exists("one.txt"))
       assert.isTrue(workspace.exists("two.txt"))
       // the second touch matched the rule: neither the gate nor the hook was asked again
-      assert.strictEqual((yield* Ref.get(asked)).length, 1)
+      assert.strictEqual((yield* slowDenyingGate.asked).length, 1)
       assert.strictEqual((yield* permission.inputs).length, 1)
     }).pipe(
       Effect.scoped,
@@ -389,14 +387,17 @@ describe("permission hooks on the real CLI", () => {
     () =>
       Effect.gen(function*() {
         const workspace = yield* Workspace
-        const asked = yield* Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([])
         const notification = yield* recorder(
           "Notification",
           () => HookResult.output({ systemMessage: "NOTIFIED", ...withContext("Notification", "NOTIFICATION-CONTEXT") })
         )
-        const messages = yield* runQuery("go").pipe(
-          Effect.provide(Layer.mergeAll(countingGate(asked, "7 seconds"), notification.layer))
-        )
+        // The CLI notifies after 6 s of waiting (a constant of its own): the gate answers once it has,
+        // not after a fixed sleep that a loaded machine can outrun. Should it never come, the gate
+        // allows after 20 s and the assertions below fail.
+        const gate = yield* recordingGate({
+          until: notification.called.pipe(Effect.timeout("20 seconds"), Effect.ignore)
+        })
+        const messages = yield* runQuery("go").pipe(Effect.provide(Layer.mergeAll(gate.layer, notification.layer)))
         const [input] = yield* notification.inputs
         assert.strictEqual(input?.notification_type, "permission_prompt")
         assert.strictEqual(input?.message, "Claude needs your permission to use Bash")

@@ -5,7 +5,7 @@
  * resumes what was changed.
  */
 import type { Protocol } from "@claude-effect/sdk"
-import { ClaudeCode, SessionHistory } from "@claude-effect/sdk"
+import { ClaudeCode, SessionHistory, SessionStore } from "@claude-effect/sdk"
 import type * as ClaudeOptions from "@claude-effect/sdk/ClaudeOptions"
 import { ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -16,6 +16,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as FastCheck from "effect/FastCheck"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -220,6 +221,58 @@ describe("SessionHistory", () => {
         )
         assert.strictEqual((yield* SessionHistory.listSessions({ dir: cwd })).length, 2)
       }).pipe(Effect.provide(withHistory([ScriptedModel.text("apricot noted"), ScriptedModel.text("apricot")]))),
+    120_000
+  )
+
+  it.live(
+    "importSessionToStore copies a session that ran without a store, subagents too; resumed from the store elsewhere",
+    () =>
+      Effect.gen(function*() {
+        const { cwd } = yield* Workspace
+        const history = yield* SessionHistory.SessionHistory
+        const helper = yield* run("ask a helper", { allowedTools: ["Agent"] })
+        const store = yield* SessionStore.makeMemory
+        // In batches of three entries: many appends, one transcript.
+        yield* SessionHistory.importSessionToStore(helper, { batchSize: 3 }).pipe(
+          Effect.provideService(SessionStore.SessionStore, store)
+        )
+        const projectDir = yield* history.projectDirectory(cwd)
+        const key = { projectKey: NodePath.basename(projectDir), sessionId: helper }
+        const local = Fs.readFileSync(NodePath.join(projectDir, `${helper}.jsonl`), "utf8").split("\n")
+          .filter((line) => line.length > 0).map((line) => JSON.parse(line))
+        assert.deepStrictEqual(Option.getOrThrow(yield* store.load(key)), local)
+        const [subpath, ...more] = yield* store.listSubkeys(key)
+        assert.strictEqual(more.length, 0)
+        assert.match(subpath, /^subagents\/agent-[^/]+$/)
+        const agent = Option.getOrThrow(yield* store.load({ ...key, subpath }))
+        assert.strictEqual(agent[agent.length - 1].type, "agent_metadata")
+        assert.isTrue(JSON.stringify(agent).includes("the word is banana"))
+
+        // An empty machine, nothing on disk: the session is resumed from the store alone.
+        const home = Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "claude-effect-machine-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(home, { recursive: true, force: true })))
+        Fs.mkdirSync(NodePath.join(home, ".claude"))
+        const resumed = yield* ClaudeCode.result("what did the helper say?", {
+          resume: helper,
+          env: { HOME: home, CLAUDE_CONFIG_DIR: NodePath.join(home, ".claude") }
+        }).pipe(Effect.provideService(SessionStore.SessionStore, store))
+        assert.strictEqual(resumed.session_id, helper)
+        const last = yield* ScriptedModel.lastTurnRequest
+        assert.isTrue(last.includes("ask a helper"), "the resumed request carries the imported turn")
+        assert.isTrue(last.includes("the helper said banana"))
+        const missing = yield* history.importSessionToStore("0b8e2f4c-1d3a-4e5f-8a9b-7c6d5e4f3a2b", store).pipe(
+          Effect.flip
+        )
+        assert.strictEqual(missing._tag, "SessionNotFoundError")
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(withHistory([
+          ScriptedModel.subagent(ScriptedModel.text("the word is banana")),
+          agentCall,
+          ScriptedModel.text("the helper said banana"),
+          ScriptedModel.text("banana, it said")
+        ]))
+      ),
     120_000
   )
 

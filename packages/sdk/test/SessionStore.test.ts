@@ -1,4 +1,4 @@
-import { ClaudeCode, ClaudeError, SessionStore } from "@claude-effect/sdk"
+import { ClaudeCode, ClaudeError, HookLayer, HookResult, SessionStore } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
@@ -283,6 +283,74 @@ describe("SessionStore with the real CLI", () => {
         const uuids = stored.flatMap((e) => e.uuid === undefined ? [] : [e.uuid])
         assert.strictEqual(new Set(uuids).size, uuids.length)
       }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("one"), ScriptedModel.text("two")]))),
+    90_000
+  )
+
+  it.live("a store that never answers a resume's load fails the session within loadTimeoutMs, nothing spawned", () =>
+    Effect.gen(function*() {
+      const memory = yield* SessionStore.makeMemory
+      const hung = SessionStore.make({ ...memory, load: () => Effect.never })
+      const started = Date.now()
+      const error = yield* ClaudeCode.session({ resume: "2f0c8a51-7e0b-4d7e-9a57-0d6f3b1c9e42", loadTimeoutMs: 300 })
+        .pipe(
+          Effect.provideService(SessionStore.SessionStore, hung),
+          Effect.scoped,
+          Effect.flip
+        )
+      assert.strictEqual(error._tag, "SessionStoreError")
+      const storeError = error as ClaudeError.SessionStoreError
+      assert.strictEqual(storeError.reason, "Timeout")
+      assert.strictEqual(storeError.operation, "load")
+      assert.include(storeError.message, "loadTimeoutMs")
+      assert.isBelow(Date.now() - started, 5_000)
+      assert.strictEqual(yield* ScriptedModel.requests.pipe(Effect.map((r) => r.length)), 0)
+    }).pipe(Effect.provide(harness([]))))
+
+  it.live(
+    "sessionStoreFlush eager: the store has the prompt while the turn still runs; batched: only at its end",
+    () =>
+      Effect.gen(function*() {
+        const { cwd } = yield* Workspace
+        // What the store holds for the running session when its Bash tool call is about to run, mid-turn.
+        const storedAtToolCall = (flush: "batched" | "eager") =>
+          Effect.gen(function*() {
+            const store = yield* SessionStore.makeMemory
+            const seen = yield* Ref.make<ReadonlyArray<SessionStore.Entry> | undefined>(undefined)
+            const hook = HookLayer.preToolUse({ matcher: "Bash" }, (input) =>
+              Effect.gen(function*() {
+                // The eager append runs beside the reader: give it a moment to land, as a user would see it.
+                yield* Effect.sleep("300 millis")
+                const entries = yield* store.load({
+                  projectKey: SessionStore.projectKey(cwd),
+                  sessionId: input.session_id
+                })
+                yield* Ref.set(seen, Option.getOrElse(entries, () => []))
+                return HookResult.empty
+              }).pipe(Effect.orDie))
+            yield* ClaudeCode.query(`run the tool (${flush})`, { allowedTools: ["Bash"], sessionStoreFlush: flush })
+              .pipe(
+                Stream.runDrain,
+                Effect.provide(hook),
+                Effect.provideService(SessionStore.SessionStore, store)
+              )
+            return (yield* Ref.get(seen)) ?? []
+          })
+        const eager = yield* storedAtToolCall("eager")
+        assert.isTrue(
+          JSON.stringify(eager).includes("run the tool (eager)"),
+          "the prompt is stored before the turn ends"
+        )
+        const batched = yield* storedAtToolCall("batched")
+        assert.strictEqual(batched.length, 0, "batched appends at the turn's end")
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(harness([
+          bash("echo one > one.txt"),
+          ScriptedModel.text("done"),
+          bash("echo two > two.txt"),
+          ScriptedModel.text("done")
+        ]))
+      ),
     90_000
   )
 

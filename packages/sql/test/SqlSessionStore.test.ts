@@ -1,5 +1,6 @@
 import { ClaudeCode, SessionStore } from "@claude-effect/sdk"
 import { SqlSessionStore } from "@claude-effect/sql"
+import { isAlive } from "@claude-effect/test-support/Harness"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { PgClient } from "@effect/sql-pg"
@@ -13,6 +14,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -84,6 +86,7 @@ const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, un
         const store = yield* SessionStore.SessionStore
         const projectKey = `p-${fresh()}`
         yield* store.append({ projectKey, sessionId: "s1" }, [{ type: "user", uuid: "1" }])
+        yield* TestClock.adjust("1 second")
         yield* store.append({ projectKey, sessionId: "s2" }, [{ type: "user", uuid: "2" }])
         yield* store.append({ projectKey, sessionId: "s1", subpath: "subagents/agent-a" }, [{
           type: "user",
@@ -91,8 +94,10 @@ const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, un
         }])
         const sessions = yield* store.listSessions(projectKey)
         assert.deepStrictEqual(sessions.map((s) => s.sessionId).sort(), ["s1", "s2"])
-        // write times are integer epoch milliseconds (the test clock's here)
+        // write times are integer epoch milliseconds (the test clock's here): s2 was written a second later
         for (const session of sessions) assert.isTrue(Number.isInteger(session.mtime) && session.mtime >= 0)
+        const mtimeOf = (id: string) => sessions.find((session) => session.sessionId === id)!.mtime
+        assert.isAbove(mtimeOf("s2"), mtimeOf("s1"))
         assert.deepStrictEqual(yield* store.listSubkeys({ projectKey, sessionId: "s1" }), ["subagents/agent-a"])
         yield* store.delete({ projectKey, sessionId: "s1", subpath: "subagents/agent-a" })
         assert.deepStrictEqual(yield* store.listSubkeys({ projectKey, sessionId: "s1" }), [])
@@ -277,11 +282,3 @@ describe("a session resumed on another machine from SqlSessionStore (real CLI)",
       assert.isTrue(isAlive(yield* server.pid))
     }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))), 90_000)
 })
-
-const isAlive = (pid: number): boolean => {
-  try {
-    return !/\) Z /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
-  }
-}

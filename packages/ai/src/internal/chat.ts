@@ -6,7 +6,7 @@
  *
  * @internal
  */
-import { ClaudeCode, type Session, StructuredOutput } from "@claude-effect/sdk"
+import { ClaudeCode, type Session } from "@claude-effect/sdk"
 import type * as AiError from "@effect/ai/AiError"
 import * as Chat from "@effect/ai/Chat"
 import * as LanguageModel from "@effect/ai/LanguageModel"
@@ -22,7 +22,6 @@ import { UnsupportedInputError } from "./aiError.js"
 import * as Internal from "./languageModel.js"
 import * as InternalPrompt from "./prompt.js"
 import * as Tools from "./tools.js"
-import * as Translate from "./translate.js"
 
 /** What the first turn fixed for the whole session. */
 interface Opened {
@@ -61,9 +60,7 @@ export const make = (
         const current = yield* Internal.currentConfig(config)
         const serverName = current.toolServerName ?? Internal.defaultToolServerName
         const input = yield* InternalPrompt.fresh(providerOptions.prompt)
-        const bridge = Tools.served(tools).length > 0
-          ? yield* Tools.make({ serverName, tools, timeout: current.toolTimeout })
-          : undefined
+        const bridge = yield* Internal.makeBridge(serverName, tools, current)
         const options = yield* Internal.sessionOptions(yield* Internal.baseOptions(claude, current), {
           system: input.system,
           bridge,
@@ -116,24 +113,19 @@ export const make = (
       method: Internal.Method
     ): Stream.Stream<Internal.Part, Internal.CallError> =>
       Stream.unwrap(Effect.gen(function*() {
-        yield* Internal.checkToolChoice(providerOptions.toolChoice)
-        const tools = Internal.offeredTools(providerOptions)
-        yield* Tools.checkProviderTools(tools)
+        const tools = yield* Internal.requestTools(providerOptions)
         const started = opened === undefined
           ? yield* open(providerOptions, tools)
           : { opened, content: yield* next(providerOptions, opened, tools) }
         const session = started.opened
-        const outcomes = session.bridge !== undefined
-          ? yield* session.bridge.beginTurn(tools)
-          : new Map<string, Tools.Outcome>()
-        const translator = Translate.make({
-          mode: method === "streamText" ? "stream" : "generate",
+        const translator = Internal.makeTranslator({
+          method,
           partial: session.partial,
-          json: providerOptions.responseFormat.type === "json",
-          tools: Internal.toolIndex(session.serverName, tools),
-          outcomes,
-          pid: session.session.pid,
-          structuredOutputTool: StructuredOutput.toolName
+          providerOptions,
+          serverName: session.serverName,
+          tools,
+          outcomes: yield* Internal.beginTurn(session.bridge, tools),
+          pid: session.session.pid
         })
         let ended = false
         const messages = session.session.turn(started.content).pipe(

@@ -64,26 +64,6 @@ export const toAiError = (method: string) => (error: CallError): AiError.AiError
   }
 }
 
-/** The `ResultError` of a result that reports an error, as `ClaudeCode.result` raises it. @internal */
-export const resultFailure = (result: Protocol.ResultMessage): ClaudeError.ResultError | undefined => {
-  const fields = result as {
-    readonly session_id?: string
-    readonly errors?: ReadonlyArray<unknown>
-    readonly result?: unknown
-    readonly terminal_reason?: unknown
-    readonly is_error?: unknown
-  }
-  if (result.subtype === "success" && fields.is_error !== true) return undefined
-  return new ClaudeError.ResultError({
-    reason: result.subtype === "success"
-      ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
-      : String(result.subtype),
-    sessionId: fields.session_id ?? "",
-    errors: (fields.errors ?? []).map(String),
-    ...(typeof fields.result === "string" ? { result: fields.result } : {})
-  })
-}
-
 /** The config of a call: the layer's, under the override in context. @internal */
 export const currentConfig = (config: Config): Effect.Effect<Config> =>
   Effect.map(
@@ -156,6 +136,59 @@ export const checkToolChoice = (
 /** The tools of a request offered to the agent: none with `toolChoice: "none"`. @internal */
 export const offeredTools = (options: LanguageModel.ProviderOptions): ReadonlyArray<AiTool.Any> =>
   options.toolChoice === "none" ? [] : options.tools
+
+/**
+ * The tools a request offers the agent, once the tool choice and the tools
+ * are known to be ones Claude Code can honour.
+ *
+ * @internal
+ */
+export const requestTools = (
+  options: LanguageModel.ProviderOptions
+): Effect.Effect<ReadonlyArray<AiTool.Any>, UnsupportedInputError> =>
+  Effect.gen(function*() {
+    yield* checkToolChoice(options.toolChoice)
+    const tools = offeredTools(options)
+    yield* Tools.checkProviderTools(tools)
+    return tools
+  })
+
+/** The MCP server serving a request's own tools; none when it has none. @internal */
+export const makeBridge = (
+  serverName: string,
+  tools: ReadonlyArray<AiTool.Any>,
+  config: Config
+): Effect.Effect<Tools.Bridge | undefined, UnsupportedInputError> =>
+  Tools.served(tools).length > 0
+    ? Tools.make({ serverName, tools, timeout: config.toolTimeout })
+    : Effect.succeed(undefined)
+
+/** Starts a turn on the bridge (if any): where the outcomes of the toolkit's handlers go. @internal */
+export const beginTurn = (
+  bridge: Tools.Bridge | undefined,
+  tools: ReadonlyArray<AiTool.Any>
+): Effect.Effect<ReadonlyMap<string, Tools.Outcome>, UnsupportedInputError> =>
+  bridge !== undefined ? bridge.beginTurn(tools) : Effect.succeed(new Map())
+
+/** The translator of one turn's messages into the response parts of `method`. @internal */
+export const makeTranslator = (options: {
+  readonly method: Method
+  readonly partial: boolean
+  readonly providerOptions: LanguageModel.ProviderOptions
+  readonly serverName: string
+  readonly tools: ReadonlyArray<AiTool.Any>
+  readonly outcomes: ReadonlyMap<string, Tools.Outcome>
+  readonly pid: number
+}): Translate.Translator =>
+  Translate.make({
+    mode: options.method === "streamText" ? "stream" : "generate",
+    partial: options.partial,
+    json: options.providerOptions.responseFormat.type === "json",
+    tools: toolIndex(options.serverName, options.tools),
+    outcomes: options.outcomes,
+    pid: options.pid,
+    structuredOutputTool: StructuredOutput.toolName
+  })
 
 /** The tools of the request by the name the CLI calls them. @internal */
 export const toolIndex = (serverName: string, tools: ReadonlyArray<AiTool.Any>): ReadonlyMap<string, AiTool.Any> => {
@@ -242,7 +275,7 @@ export const translateTurn = (
           ])
         )
       }
-      const failure = resultFailure(message)
+      const failure = ClaudeError.resultFailure(message)
       return failure !== undefined ? Effect.fail(failure) : Effect.succeed(translator.finish(message))
     }),
     Stream.flattenIterables,
@@ -250,7 +283,7 @@ export const translateTurn = (
       sawResult
         ? Stream.empty
         : Stream.fail(
-          new ClaudeError.ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+          ClaudeError.noResult()
         )
     ))
   )
@@ -280,14 +313,10 @@ export const oneShot = (
   Stream.unwrapScoped(Effect.gen(function*() {
     const config = yield* currentConfig(layerConfig)
     const serverName = config.toolServerName ?? defaultToolServerName
-    yield* checkToolChoice(providerOptions.toolChoice)
+    const tools = yield* requestTools(providerOptions)
     const input = yield* turnInput(providerOptions.prompt)
-    const tools = offeredTools(providerOptions)
-    yield* Tools.checkProviderTools(tools)
-    const bridge = Tools.served(tools).length > 0
-      ? yield* Tools.make({ serverName, tools, timeout: config.toolTimeout })
-      : undefined
-    const outcomes = bridge !== undefined ? yield* bridge.beginTurn(tools) : new Map<string, Tools.Outcome>()
+    const bridge = yield* makeBridge(serverName, tools, config)
+    const outcomes = yield* beginTurn(bridge, tools)
     const options = yield* sessionOptions(yield* baseOptions(claude, config), {
       system: input.system,
       bridge,
@@ -295,14 +324,14 @@ export const oneShot = (
       method
     })
     const session: Session.Session = yield* claude.startSession(options)
-    const translator = Translate.make({
-      mode: method === "streamText" ? "stream" : "generate",
+    const translator = makeTranslator({
+      method,
       partial: options.includePartialMessages === true,
-      json: providerOptions.responseFormat.type === "json",
-      tools: toolIndex(serverName, tools),
+      providerOptions,
+      serverName,
+      tools,
       outcomes,
-      pid: session.pid,
-      structuredOutputTool: StructuredOutput.toolName
+      pid: session.pid
     })
     return translateTurn(session.turn(input.content), translator, providerOptions.responseFormat)
   }))

@@ -137,12 +137,11 @@ export const layer = (
         const opening = yield* Effect.makeSemaphore(1)
         let current: { readonly session: Session.Session; readonly scope: Scope.CloseableScope } | undefined
 
+        // The scope's own finalizer takes it out of openScopes.
         const close = Effect.suspend(() => {
           const open = current
           current = undefined
-          if (open === undefined) return Effect.void
-          openScopes.delete(open.scope)
-          return Scope.close(open.scope, Exit.void)
+          return open === undefined ? Effect.void : Scope.close(open.scope, Exit.void)
         })
 
         // Opens the entity's session: resumed from the store when it has the transcript, new otherwise.

@@ -3,9 +3,10 @@
  * scripts/sync-guides.mjs; `pnpm check` type-checks this file.
  */
 // #region imports
+import type { SessionStore } from "@claude-effect/sdk"
 import { ClaudeCode, SessionHistory } from "@claude-effect/sdk"
 import { NodeContext } from "@effect/platform-node"
-import { Config, Console, Effect, Stream } from "effect"
+import { Config, Console, Effect, type Layer, Stream } from "effect"
 // #endregion
 
 // #region list
@@ -71,6 +72,13 @@ const tryAnotherWay = (sessionId: string) =>
   }))
 // #endregion
 
+// #region import
+// A session that ran on this machine without a store, copied into one (SqlSessionStore, ...): from then on
+// it can be resumed (ClaudeCode.session({ resume })) wherever that store is provided.
+const migrate = (sessionId: string, store: Layer.Layer<SessionStore.SessionStore>) =>
+  SessionHistory.importSessionToStore(sessionId).pipe(Effect.provide(store))
+// #endregion
+
 // #region errors
 const titleOf = (sessionId: string) =>
   SessionHistory.getSessionInfo(sessionId).pipe(
@@ -94,4 +102,4 @@ const configured = SessionHistory.layerConfig({ configDir: Config.string("AGENT_
 const program = recent.pipe(Effect.provide(history), Effect.provide(NodeContext.layer))
 // #endregion
 
-export { configured, isolated, organize, program, recent, subagents, titleOf, transcript, tryAnotherWay }
+export { configured, isolated, migrate, organize, program, recent, subagents, titleOf, transcript, tryAnotherWay }

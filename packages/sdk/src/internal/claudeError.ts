@@ -316,6 +316,42 @@ export class ResultError extends Schema.TaggedError<ResultError>("@claude-effect
 }
 
 /**
+ * The `ResultError` a `result` message stands for, or `undefined` when it
+ * reports success: `reason` is its error subtype, or, for an error reported
+ * with subtype `success` (`is_error`), its `terminal_reason`.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const resultFailure = (result: { readonly subtype: string }): ResultError | undefined => {
+  const fields = result as {
+    readonly session_id?: unknown
+    readonly errors?: ReadonlyArray<unknown>
+    readonly result?: unknown
+    readonly terminal_reason?: unknown
+    readonly is_error?: unknown
+  }
+  if (result.subtype === "success" && fields.is_error !== true) return undefined
+  return new ResultError({
+    reason: result.subtype === "success"
+      ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
+      : String(result.subtype),
+    sessionId: typeof fields.session_id === "string" ? fields.session_id : "",
+    errors: (fields.errors ?? []).map(String),
+    ...(typeof fields.result === "string" ? { result: fields.result } : {})
+  })
+}
+
+/**
+ * The error of a query whose stream ended without a `result`.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const noResult = (): ResultError =>
+  new ResultError({ reason: "NoResult", sessionId: "", errors: ["the CLI ended without a result"] })
+
+/**
  * A structured answer (`ClaudeCode.structured`, `StructuredOutput.decode`)
  * could not be had:
  *

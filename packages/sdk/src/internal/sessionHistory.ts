@@ -26,6 +26,7 @@ import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import { homedir } from "node:os"
 import type * as SessionHistory from "../SessionHistory.js"
+import type * as SessionStore from "../SessionStore.js"
 import { AssistantMessage, SystemMessage, UserMessage } from "./protocol/messages.js"
 import {
   InvalidArgumentError,
@@ -81,6 +82,15 @@ const describe = (error: PlatformError): string =>
   error._tag === "SystemError" ? `${error.reason}: ${error.description ?? error.message}` : error.message
 
 const isNotFound = (error: PlatformError): boolean => error._tag === "SystemError" && error.reason === "NotFound"
+
+/** The parsed lines a store can take: those with a string `type`. */
+const storable = (lines: ReadonlyArray<{ readonly value: Record<string, unknown> }>): Array<SessionStore.Entry> => {
+  const entries: Array<SessionStore.Entry> = []
+  for (const line of lines) {
+    if (typeof line.value.type === "string") entries.push(line.value as SessionStore.Entry)
+  }
+  return entries
+}
 
 /**
  * The directory the CLI keeps its configuration and transcripts in, as it
@@ -603,6 +613,47 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       return { sessionId: forkId }
     }).pipe(Effect.withSpan(`${spanPrefix}forkSession`, { attributes: { [attributes.sessionId]: sessionId } }))
 
+  const importSessionToStore = (
+    sessionId: string,
+    store: SessionStore.SessionStore,
+    options: SessionHistory.ImportSessionOptions = {}
+  ) =>
+    Effect.gen(function*() {
+      yield* checkSessionId(sessionId)
+      const batchSize = options.batchSize ?? 500
+      if (!Number.isInteger(batchSize) || batchSize < 1) {
+        return yield* new InvalidArgumentError({
+          argument: "batchSize",
+          value: String(options.batchSize),
+          detail: "how many entries one append carries: a positive integer"
+        })
+      }
+      const located = yield* locate(sessionId, options.dir)
+      const projectKey = path.basename(located.projectDir)
+      const append = (key: SessionStore.SessionKey, entries: ReadonlyArray<SessionStore.Entry>) =>
+        Effect.forEach(
+          Array.from({ length: Math.ceil(entries.length / batchSize) }, (_, i) => i * batchSize),
+          (start) => store.append(key, entries.slice(start, start + batchSize)),
+          { discard: true }
+        )
+      yield* append({ projectKey, sessionId }, storable(yield* readLines(located.file)))
+      if (options.includeSubagents === false) return
+      // Keyed as the CLI's mirror keys them: the path under the session's directory, without `.jsonl`; the
+      // metadata beside a transcript goes last, as an `agent_metadata` entry (what a resume writes back).
+      for (const agent of yield* subagentsOf(located)) {
+        const subpath = path.relative(sessionDir(located), agent.path).split(path.sep).join("/").replace(/\.jsonl$/, "")
+        const meta = yield* fs.readFileString(agent.path.replace(/\.jsonl$/, ".meta.json")).pipe(
+          Effect.map((text) => Transcript.parseEntry(text)),
+          Effect.orElseSucceed(() => undefined)
+        )
+        const entries = storable(yield* readLines(agent.path))
+        yield* append(
+          { projectKey, sessionId, subpath },
+          meta === undefined ? entries : [...entries, { ...meta, type: "agent_metadata" }]
+        )
+      }
+    }).pipe(Effect.withSpan(`${spanPrefix}importSessionToStore`, { attributes: { [attributes.sessionId]: sessionId } }))
+
   const projectDirectory = (dir: string) =>
     Effect.map(resolveDir(dir), (resolved) => path.join(projectsDir, Transcript.projectDirName(resolved)))
 
@@ -620,7 +671,8 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
     deleteSession,
     archiveSession,
     unarchiveSession,
-    forkSession
+    forkSession,
+    importSessionToStore
   }
   return service
 })

@@ -196,7 +196,7 @@ export class TranscriptError
  */
 export class InvalidArgumentError
   extends Schema.TaggedError<InvalidArgumentError>("@claude-effect/sdk/InvalidArgumentError")("InvalidArgumentError", {
-    argument: Schema.Literal("sessionId", "agentId", "title", "tag", "upToMessageId"),
+    argument: Schema.Literal("sessionId", "agentId", "title", "tag", "upToMessageId", "batchSize"),
     value: Schema.String,
     detail: Schema.String
   })

@@ -62,7 +62,7 @@ export const projectDirName = (path: string): string => {
 export const isEntry = (value: unknown): value is Entry =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const parseEntry = (text: string): Entry | undefined => {
+export const parseEntry = (text: string): Entry | undefined => {
   try {
     const value: unknown = JSON.parse(text)
     return isEntry(value) ? value : undefined

@@ -2,8 +2,8 @@
  * Transcript mirroring: the `transcript_mirror` frames a session's CLI writes
  * (with `--session-mirror`) collected as they are read, and appended to the
  * session store in batches — at each turn's end before its result is
- * delivered, early when a turn piles up many lines, and when the session
- * closes.
+ * delivered, early when a turn piles up many lines (or, eager, after every
+ * frame, in the background), and when the session closes.
  *
  * A batch the store refuses is retried twice (200 ms, 800 ms); if it still
  * fails it is kept, in order, for the next flush (entries are keyed by
@@ -80,6 +80,8 @@ export const make = (options: {
   readonly store: SessionStore.SessionStore
   /** The CLI's configuration directory: its transcripts are under `projects/` there. */
   readonly configDir: string
+  /** Also start an append after every frame (the `sessionStoreFlush: "eager"` option). */
+  readonly eager?: boolean | undefined
 }): Effect.Effect<Mirror, never, Scope.Scope> =>
   Effect.gen(function*() {
     const { store } = options
@@ -159,9 +161,13 @@ export const make = (options: {
         )
       )
 
+    // An eager flush that waits for the lock: frames read meanwhile go with it, rather than queue a flush each.
+    let eagerQueued = false
+
     // One flush at a time, in order: what failed goes back in front of what came since.
     // Uninterruptible: batches taken from `pending` are sent or put back, never lost to an interruption.
     const flushNow: Effect.Effect<void> = lock.withPermits(1)(Effect.uninterruptible(Effect.gen(function*() {
+      eagerQueued = false
       const batches = pending
       pending = []
       pendingEntries = 0
@@ -213,7 +219,12 @@ export const make = (options: {
           return
         }
         collect(message)
-        if (pendingEntries > MAX_PENDING_ENTRIES || pendingBytes > MAX_PENDING_BYTES) {
+        if (options.eager === true) {
+          if (!eagerQueued) {
+            eagerQueued = true
+            Runtime.runFork(runtime)(Effect.forkIn(flushNow, scope))
+          }
+        } else if (pendingEntries > MAX_PENDING_ENTRIES || pendingBytes > MAX_PENDING_BYTES) {
           Runtime.runFork(runtime)(flushEarly)
         }
       },

@@ -14,6 +14,7 @@
  */
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
@@ -36,7 +37,8 @@ const CONFIG_FILES = [".credentials.json", ".config.json", "settings.json"]
 /** @internal */
 export const attach = (
   store: SessionStore.SessionStore,
-  options: ClaudeOptions.Options
+  options: ClaudeOptions.Options,
+  settings: Pick<ClaudeOptions.RuntimeSettings, "loadTimeout" | "sessionStoreFlush">
 ): Effect.Effect<Attached, OptionsError | SessionStoreError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     if (options.persistSession === false) {
@@ -62,6 +64,28 @@ export const attach = (
       ? env.CLAUDE_CONFIG_DIR
       : path.join(home, ".claude")
 
+    // Every read of a resume is bounded: a store that does not answer fails the session instead of hanging it.
+    const loadTimeout = settings.loadTimeout
+    const bounded =
+      <A>(operation: "load" | "listSessions" | "listSubkeys") =>
+      (read: Effect.Effect<A, SessionStoreError>): Effect.Effect<A, SessionStoreError> =>
+        Effect.timeoutFail(read, {
+          duration: loadTimeout,
+          onTimeout: () =>
+            new SessionStoreError({
+              operation,
+              reason: "Timeout",
+              detail: `no answer within ${Duration.format(loadTimeout)} while resuming from the store ` +
+                "(the loadTimeoutMs option); check the store, or raise the bound"
+            })
+        })
+    const reads: StoreReads = {
+      load: (ref) => bounded<Option.Option<ReadonlyArray<SessionStore.Entry>>>("load")(store.load(ref)),
+      listSubkeys: (ref) => bounded<ReadonlyArray<string>>("listSubkeys")(store.listSubkeys(ref)),
+      listSessions: (projectKey) =>
+        bounded<ReadonlyArray<SessionStore.SessionInfo>>("listSessions")(store.listSessions(projectKey))
+    }
+
     let resolved: ClaudeOptions.Options = { ...options, extraArgs: { ...options.extraArgs, "session-mirror": null } }
     let materialized: string | undefined
     if (options.resume !== undefined || options.continue === true) {
@@ -72,20 +96,24 @@ export const attach = (
       let sessionId = options.resume
       if (sessionId === undefined) {
         // `continue` with a store: the project's most recent session in the store, else a new session.
-        const sessions = yield* store.listSessions(projectKey)
+        const sessions = yield* reads.listSessions(projectKey)
         const newest = [...sessions].sort((a, b) => b.mtime - a.mtime)[0]
         sessionId = newest?.sessionId
         const { continue: _continue, ...rest } = resolved
         resolved = sessionId === undefined ? rest : { ...rest, resume: sessionId }
       }
       if (sessionId !== undefined) {
-        materialized = yield* materialize(store, { projectKey, sessionId }, { configDir, home, env })
+        materialized = yield* materialize(reads, { projectKey, sessionId }, { configDir, home, env })
         if (materialized !== undefined) {
           resolved = { ...resolved, env: { ...resolved.env, CLAUDE_CONFIG_DIR: materialized } }
         }
       }
     }
-    const mirror = yield* Mirror.make({ store, configDir: materialized ?? configDir })
+    const mirror = yield* Mirror.make({
+      store,
+      configDir: materialized ?? configDir,
+      eager: settings.sessionStoreFlush === "eager"
+    })
     return { options: resolved, mirror }
   })
 
@@ -94,8 +122,15 @@ export const attach = (
  * new configuration directory, removed when the scope closes; nothing when the
  * store has no transcript for it (the CLI then resumes from its own files).
  */
+/** The store's reads a resume makes, each bounded by `loadTimeoutMs`. */
+interface StoreReads {
+  readonly load: SessionStore.SessionStore["load"]
+  readonly listSubkeys: SessionStore.SessionStore["listSubkeys"]
+  readonly listSessions: SessionStore.SessionStore["listSessions"]
+}
+
 const materialize = (
-  store: SessionStore.SessionStore,
+  store: StoreReads,
   ref: SessionStore.SessionRef,
   config: {
     readonly configDir: string

@@ -11,7 +11,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import type { OutputFormat } from "../ClaudeOptions.js"
 import type * as Protocol from "../Protocol.js"
-import { OptionsError, ResultError, StructuredOutputError } from "./claudeError.js"
+import { OptionsError, type ResultError, resultFailure, StructuredOutputError } from "./claudeError.js"
 import { inlineDefinitions } from "./mcpServer.js"
 
 /** The name of the tool the CLI adds for structured output (seen on the pinned CLI). @internal */
@@ -76,7 +76,6 @@ export const decode = <A, I, R>(
     readonly session_id?: string
     readonly errors?: ReadonlyArray<unknown>
     readonly result?: unknown
-    readonly terminal_reason?: unknown
     readonly structured_output?: unknown
     readonly is_error?: unknown
   }
@@ -89,16 +88,8 @@ export const decode = <A, I, R>(
       detail: (fields.errors ?? []).map(String).join("; ") || "no output matched"
     })
   }
-  if (result.subtype !== "success" || fields.is_error === true) {
-    return new ResultError({
-      reason: result.subtype === "success"
-        ? (typeof fields.terminal_reason === "string" ? fields.terminal_reason : "error")
-        : String(result.subtype),
-      sessionId,
-      errors: (fields.errors ?? []).map(String),
-      ...(text !== undefined ? { result: text } : {})
-    })
-  }
+  const failure = resultFailure(result)
+  if (failure !== undefined) return failure
   if (fields.structured_output === undefined) {
     return new StructuredOutputError({
       reason: "Missing",

@@ -53,26 +53,19 @@ const createTables = (sql: SqlClient.SqlClient, prefix: string) => {
       pg: () => sql`SELECT pg_advisory_xact_lock(hashtext(${`${prefix}_tables`}))`,
       orElse: () => Effect.void
     })
-    yield* sql.onDialectOrElse({
-      pg: () =>
-        sql`CREATE TABLE IF NOT EXISTS ${entries} (
-          seq BIGSERIAL PRIMARY KEY,
-          project_key TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          subpath TEXT NOT NULL,
-          uuid TEXT,
-          entry TEXT NOT NULL
-        )`,
-      orElse: () =>
-        sql`CREATE TABLE IF NOT EXISTS ${entries} (
-          seq INTEGER PRIMARY KEY AUTOINCREMENT,
-          project_key TEXT NOT NULL,
-          session_id TEXT NOT NULL,
-          subpath TEXT NOT NULL,
-          uuid TEXT,
-          entry TEXT NOT NULL
-        )`
-    })
+    // The append order: a sequence, in each dialect's spelling.
+    const seq = sql.literal(sql.onDialectOrElse({
+      pg: () => "BIGSERIAL PRIMARY KEY",
+      orElse: () => "INTEGER PRIMARY KEY AUTOINCREMENT"
+    }))
+    yield* sql`CREATE TABLE IF NOT EXISTS ${entries} (
+      seq ${seq},
+      project_key TEXT NOT NULL,
+      session_id TEXT NOT NULL,
+      subpath TEXT NOT NULL,
+      uuid TEXT,
+      entry TEXT NOT NULL
+    )`
     // NULL uuids are distinct in a unique index (SQLite and PostgreSQL alike): lines without one are all kept.
     yield* sql`CREATE UNIQUE INDEX IF NOT EXISTS ${sql(`${prefix}_entries_uuid`)}
       ON ${entries} (project_key, session_id, subpath, uuid)`
@@ -156,7 +149,8 @@ export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options
             operation: "load",
             reason: "InvalidEntry",
             detail: `a stored entry of ${key.projectKey}/${key.sessionId} is not a transcript line: ` +
-              ParseResult.TreeFormatter.formatIssueSync(decoded.left)
+              ParseResult.TreeFormatter.formatIssueSync(decoded.left),
+            cause: decoded.left
           })
         }
         loaded.push(decoded.right)
@@ -175,26 +169,24 @@ export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options
           reason: "Unavailable",
           detail: `the transcripts table has rows this store cannot read: ${
             ParseResult.TreeFormatter.formatIssueSync(decoded.left)
-          }`
+          }`,
+          cause: decoded.left
         })
       }
       return decoded.right.map((row) => ({ sessionId: row.session_id, mtime: Math.floor(row.mtime) }))
     })
 
-  const delete_ = (key: SessionStore.SessionKey) =>
-    sql.withTransaction(
-      key.subpath === undefined
-        ? Effect.zipRight(
-          sql`DELETE FROM ${entries} WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`,
-          sql`DELETE FROM ${transcripts} WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}`
-        )
-        : Effect.zipRight(
-          sql`DELETE FROM ${entries} WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}
-            AND subpath = ${key.subpath}`,
-          sql`DELETE FROM ${transcripts} WHERE project_key = ${key.projectKey} AND session_id = ${key.sessionId}
-            AND subpath = ${key.subpath}`
-        )
+  // A key without a subpath deletes the session whole: its main transcript and its subagents'.
+  const delete_ = (key: SessionStore.SessionKey) => {
+    const where = sql.and([
+      sql`project_key = ${key.projectKey}`,
+      sql`session_id = ${key.sessionId}`,
+      ...(key.subpath !== undefined ? [sql`subpath = ${key.subpath}`] : [])
+    ])
+    return sql.withTransaction(
+      Effect.zipRight(sql`DELETE FROM ${entries} WHERE ${where}`, sql`DELETE FROM ${transcripts} WHERE ${where}`)
     ).pipe(Effect.asVoid, Effect.mapError(unavailable("delete")))
+  }
 
   const listSubkeys = (key: SessionStore.SessionRef) =>
     sql<{ readonly subpath: string }>`SELECT subpath FROM ${transcripts}

@@ -67,7 +67,8 @@ const NOT_OPTIONS: Readonly<Record<string, string>> = {
   onElicitation: "use ElicitationHandler.layer(handler) instead",
   onUserDialog: "use UserDialog.layer(handler, { kinds }) instead",
   supportedDialogKinds: "declare them with UserDialog.layer(handler, { kinds }) instead",
-  sessionStore: "not supported",
+  sessionStore: "provide a SessionStore service instead (SessionStore.layerMemory, SqlSessionStore.layer from " +
+    "@claude-effect/sql, or SessionStore.make): every session started in its context mirrors to it",
   prompt: "the prompt is the first argument of ClaudeCode.query"
 }
 

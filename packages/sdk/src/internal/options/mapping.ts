@@ -84,6 +84,8 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   hookTimeout: ["runtime"],
   permissionTimeout: ["runtime"],
   closeGracePeriod: ["runtime"],
+  loadTimeoutMs: ["runtime"],
+  sessionStoreFlush: ["runtime"],
   maxLineChars: ["runtime"],
   secrets: ["runtime"]
 }

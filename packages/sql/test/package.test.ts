@@ -1,0 +1,32 @@
+/**
+ * The published manifest: every module the index re-exports is reachable on
+ * its own path, nothing else is, and the peers (`@effect/sql`, the SDK) are
+ * asked for at the versions the package is tested with.
+ */
+import * as PackageManifest from "@claude-effect/test-support/PackageManifest"
+import { assert, describe, it } from "@effect/vitest"
+import * as Path from "node:path"
+
+const pkg = PackageManifest.load(Path.join(import.meta.dirname, ".."))
+const { manifest, modules } = pkg
+
+describe("@claude-effect/sql package", () => {
+  it("publishes exactly the index's modules, each with types and code from the build", () => {
+    assert.deepStrictEqual(modules, ["SqlSessionStore"])
+    PackageManifest.assertPublishesIndexModules(pkg)
+  })
+
+  it("takes @effect/sql and the SDK as peers, in the ranges of the versions it is tested with", () => {
+    assert.strictEqual(manifest.peerDependencies["@claude-effect/sdk"], "workspace:^")
+    assert.strictEqual(manifest.peerDependencies["@effect/sql"], "^0.52.1")
+    PackageManifest.assertPeersInstalled(pkg)
+  })
+
+  it("ships the build, the license, the README and the sources its source maps point at", () => {
+    assert.includeMembers(manifest.files, ["build/src", "src", "LICENSE", "README.md"])
+    assert.isTrue(pkg.has("LICENSE"))
+    assert.isTrue(pkg.has("README.md"))
+    assert.strictEqual(manifest.license, "MIT")
+    assert.strictEqual(manifest.scripts.prepack, "tsc -b tsconfig.src.json")
+  })
+})

@@ -1,0 +1,134 @@
+/**
+ * The end-to-end harness of the workspace's tests: the real CLI 2.1.328
+ * against the testkit's ScriptedModel, in a fresh working directory, with a
+ * log sink to assert on; and the process checks (no orphan CLI) they make.
+ */
+import { ClaudeCode } from "@claude-effect/sdk"
+import type * as ClaudeOptions from "@claude-effect/sdk/ClaudeOptions"
+import { ScriptedModel } from "@claude-effect/testkit"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import type * as LogLevel from "effect/LogLevel"
+import * as Fs from "node:fs"
+
+/** The working directory of the CLI under test. */
+export class Workspace extends Context.Tag("test/Workspace")<Workspace, {
+  readonly cwd: string
+  readonly file: (name: string) => string
+  readonly exists: (name: string) => boolean
+  readonly read: (name: string) => string
+}>() {}
+
+export interface LogEntry {
+  readonly level: LogLevel.LogLevel["label"]
+  readonly message: string
+  readonly annotations: Record<string, unknown>
+}
+
+/** Every log line of the test, to assert on. */
+export class Logs extends Context.Tag("test/Logs")<Logs, Array<LogEntry>>() {}
+
+const logsLayer = Layer.unwrapEffect(Effect.sync(() => {
+  const entries: Array<LogEntry> = []
+  const logger = Logger.make<unknown, void>(({ annotations, cause, logLevel, message }) => {
+    const text = (Array.isArray(message) ? message : [message]).map((m) =>
+      typeof m === "string" ? m : Cause.isCause(m) ? Cause.pretty(m) : JSON.stringify(m)
+    ).join(" ")
+    entries.push({
+      level: logLevel.label,
+      message: text + (Cause.isEmpty(cause) ? "" : `\n${Cause.pretty(cause)}`),
+      annotations: Object.fromEntries(annotations)
+    })
+  })
+  return Layer.merge(Layer.succeed(Logs, entries), Logger.replace(Logger.defaultLogger, logger))
+}))
+
+/** The CLI env for tests: few retries, so API-error scenarios stay short. */
+const testEnv = { CLAUDE_CODE_MAX_RETRIES: "2" }
+
+/**
+ * The layer for one end-to-end test: a ScriptedModel serving `script`, a
+ * temp working directory, and `ClaudeCode` pointed at both.
+ */
+export const harness = (
+  script: ReadonlyArray<ScriptedModel.Step>,
+  options: ClaudeOptions.OptionsInput = {},
+  modelOptions: ScriptedModel.Options = {}
+) => {
+  const workspace = Layer.scoped(
+    Workspace,
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const path = yield* Path.Path
+      // realpath: the CLI reports /private/... style resolved paths on some systems
+      const cwd = Fs.realpathSync(yield* fs.makeTempDirectoryScoped({ prefix: "claude-effect-cwd-" }))
+      return {
+        cwd,
+        file: (name: string) => path.join(cwd, name),
+        exists: (name: string) => Fs.existsSync(path.join(cwd, name)),
+        read: (name: string) => Fs.readFileSync(path.join(cwd, name), "utf8")
+      }
+    })
+  )
+  const claude = Layer.unwrapEffect(
+    Effect.gen(function*() {
+      const env = yield* ScriptedModel.cliEnv
+      const { cwd } = yield* Workspace
+      return ClaudeCode.layer({ cwd, ...options, env: { ...env, ...testEnv, ...options.env } })
+    })
+  )
+  return claude.pipe(
+    Layer.provideMerge(workspace),
+    Layer.provideMerge(ScriptedModel.layerNode(script, modelOptions)),
+    Layer.provideMerge(logsLayer),
+    Layer.provideMerge(NodeContext.layer),
+    Layer.orDie
+  )
+}
+
+/** The pids of live processes whose working directory is `cwd` (Linux /proc). */
+export const processesIn = (cwd: string): Array<number> => {
+  const pids: Array<number> = []
+  for (const entry of Fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (Fs.readlinkSync(`/proc/${entry}/cwd`) === cwd) pids.push(Number(entry))
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids
+}
+
+/** Whether a process is alive (and not a zombie). */
+export const isAlive = (pid: number): boolean => {
+  try {
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    return !/\) Z /.test(stat)
+  } catch {
+    return false
+  }
+}
+
+export const bash = (command: string, description = "run a command") =>
+  ScriptedModel.toolUse("Bash", { command, description })
+
+/** The live `claude` processes (run with stream-json, as the SDK runs them) whose parent is `parent` (Linux /proc). */
+export const cliProcessesOf = (parent: number): Array<number> =>
+  Fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).flatMap((entry) => {
+    try {
+      const stat = Fs.readFileSync(`/proc/${entry}/stat`, "utf8")
+      // after "(comm) ": the state, then the parent pid
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+      if (Number(ppid) !== parent || state === "Z") return []
+      return Fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("stream-json") ? [Number(entry)] : []
+    } catch {
+      return [] // gone, or not ours to read
+    }
+  })
