@@ -16,6 +16,7 @@
 import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import * as FileSystem from "@effect/platform/FileSystem"
 import * as Path from "@effect/platform/Path"
+import * as Channel from "effect/Channel"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -23,7 +24,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ClaudeError, noResult, OptionsError, resultFailure } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
@@ -141,72 +142,71 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * memo map, a scope and a fiber-refs diff per layer to every session start.
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
-  Effect.map(
-    Effect.all([
-      Effect.serviceOption(PermissionGate.PermissionGate),
-      Effect.serviceOption(CliProcess.CliProcess),
-      Effect.serviceOption(HookRegistry.HookRegistry),
-      Effect.serviceOption(ElicitationHandler.ElicitationHandler),
-      Effect.serviceOption(UserDialog.UserDialog)
-    ]),
-    ([gate, providedCli, providedHooks, elicitation, dialog]): InternalSession.SessionEnvironment => {
-      const settings = ClaudeOptions.runtimeSettings(options)
-      const processEnv = ClaudeOptions.toEnv(options, process.env)
-      const secrets = Secrets.secretValues(options, processEnv)
-      const elicitationHandler = Option.getOrUndefined(elicitation)
-      // One answerer for the CLI's elicitation requests and the in-process tools' questions.
-      const mcp = InternalMcpServer.sessionServers(options, {
-        elicit: InternalElicitation.answer(elicitationHandler)
-      })
-      const services = (wiring: InternalSession.SessionWiring) =>
-        Effect.gen(function*() {
-          const stderr = yield* (Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make)
-          const cli = Option.isSome(providedCli) ? providedCli.value : yield* CliProcess.make({
-            executable,
-            args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
-            env: processEnv,
-            cwd: settings.cwd,
-            maxLineChars: settings.maxLineChars,
-            closeGracePeriod: settings.closeGracePeriod,
-            redact: secrets,
-            onStderr: stderr.publish,
-            onStderrEnd: stderr.end
-          })
-          const hooks = Option.isSome(providedHooks)
-            ? providedHooks.value
-            : yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
-          const router = yield* Effect.provideService(
-            ControlRouter.make({
-              ...wiring,
-              handlers: [
-                hooks.inboundHandler,
-                ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-                mcp.handler,
-                InternalElicitation.inboundHandler(elicitationHandler),
-                ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
-              ],
-              controlTimeout: settings.controlTimeout
-            }),
-            CliProcess.CliProcess,
-            cli
-          )
-          return { cli, router, hooks, stderr: stderr.lines }
+  // One read of the context for the five optional services (not an `Effect.all` of five effects).
+  Effect.contextWith((
+    context: Context.Context<never>
+  ): InternalSession.SessionEnvironment => {
+    const gate = Context.getOption(context, PermissionGate.PermissionGate)
+    const providedCli = Context.getOption(context, CliProcess.CliProcess)
+    const providedHooks = Context.getOption(context, HookRegistry.HookRegistry)
+    const elicitation = Context.getOption(context, ElicitationHandler.ElicitationHandler)
+    const dialog = Context.getOption(context, UserDialog.UserDialog)
+    const settings = ClaudeOptions.runtimeSettings(options)
+    const processEnv = ClaudeOptions.toEnv(options, process.env)
+    const secrets = Secrets.secretValues(options, processEnv)
+    const elicitationHandler = Option.getOrUndefined(elicitation)
+    // One answerer for the CLI's elicitation requests and the in-process tools' questions.
+    const mcp = InternalMcpServer.sessionServers(options, {
+      elicit: InternalElicitation.answer(elicitationHandler)
+    })
+    const services = (wiring: InternalSession.SessionWiring) =>
+      Effect.gen(function*() {
+        const stderr = yield* (Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make)
+        const cli = Option.isSome(providedCli) ? providedCli.value : yield* CliProcess.make({
+          executable,
+          args: ClaudeOptions.toCliArgs(options, { permissionPromptTool: Option.isSome(gate) }),
+          env: processEnv,
+          cwd: settings.cwd,
+          maxLineChars: settings.maxLineChars,
+          closeGracePeriod: settings.closeGracePeriod,
+          redact: secrets,
+          onStderr: stderr.publish,
+          onStderrEnd: stderr.end
         })
-      return {
-        settings,
-        secrets,
-        initialize: {
-          ...ClaudeOptions.toInitializeFields(options),
-          ...mcp.initialize,
-          ...(Option.isSome(dialog) && dialog.value.kinds.length > 0
-            ? { supportedDialogKinds: dialog.value.kinds }
-            : {})
-        },
-        mcp,
-        services
-      }
+        const hooks = Option.isSome(providedHooks)
+          ? providedHooks.value
+          : yield* HookRegistry.make({ defaultTimeout: settings.hookTimeout })
+        const router = yield* Effect.provideService(
+          ControlRouter.make({
+            ...wiring,
+            handlers: [
+              hooks.inboundHandler,
+              ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
+              mcp.handler,
+              InternalElicitation.inboundHandler(elicitationHandler),
+              ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
+            ],
+            controlTimeout: settings.controlTimeout
+          }),
+          CliProcess.CliProcess,
+          cli
+        )
+        return { cli, router, hooks, stderr: stderr.lines }
+      })
+    return {
+      settings,
+      secrets,
+      initialize: {
+        ...ClaudeOptions.toInitializeFields(options),
+        ...mcp.initialize,
+        ...(Option.isSome(dialog) && dialog.value.kinds.length > 0
+          ? { supportedDialogKinds: dialog.value.kinds }
+          : {})
+      },
+      mcp,
+      services
     }
-  )
+  })
 
 /**
  * @since 0.1.0
@@ -310,7 +310,16 @@ export const query = (
   prompt: Prompt | Stream.Stream<Prompt, ClaudeError>,
   options?: ClaudeOptions.OptionsInput
 ): Stream.Stream<Protocol.Message, ClaudeError, ClaudeCode> =>
-  Stream.unwrapScoped(Effect.map(session(options), (opened) => InternalSession.query(opened, prompt)))
+  // The session's scope, closed with the stream's exit, as `Stream.unwrapScoped` would, without its stream of
+  // one stream to flatten (a sub-executor, a concat and an acquire/release of their own per query).
+  Stream.fromChannel(Channel.unwrap(Effect.map(Scope.make(), (scope) =>
+    Channel.ensuringWith(
+      Channel.unwrap(Effect.map(
+        Scope.extend(session(options), scope),
+        (opened) => Stream.toChannel(InternalSession.query(opened, prompt))
+      )),
+      (exit) => Scope.close(scope, exit)
+    ))))
 
 /**
  * Runs one prompt like {@link query} and returns its `result` message. A

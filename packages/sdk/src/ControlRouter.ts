@@ -28,7 +28,7 @@ import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Runtime from "effect/Runtime"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import { type CliExitError, ControlError, ControlTimeoutError, ProtocolError } from "./ClaudeError.js"
@@ -282,7 +282,8 @@ export const make: (
       inbound.clear()
       for (const entry of handling) cancelInbound(entry)
     })
-    yield* Effect.addFinalizer(() => interruptAllInbound)
+    // Plain work on the router's own state: added as it is, without `Effect.addFinalizer`'s restoring of refs.
+    yield* Scope.addFinalizer(yield* Effect.scope, interruptAllInbound)
     const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
     const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
     // Set once the CLI has exited and every pending request has been told: later requests fail at once.

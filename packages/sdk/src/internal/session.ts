@@ -15,9 +15,8 @@ import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
 import * as FiberRefs from "effect/FiberRefs"
 import * as HashSet from "effect/HashSet"
-import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
 import type { CliExitError } from "../ClaudeError.js"
@@ -162,11 +161,27 @@ export const make = (
     // Everything the session's fibers log (the router, hooks, the gate, MCP tools) goes through
     // loggers that hide the session's secrets, whatever the level and whichever logger is installed.
     return Effect.locallyWith(
-      makeSession(env, redactor),
+      inOwnScope(makeSession(env, redactor)),
       FiberRef.currentLoggers,
       HashSet.map((logger) => Redaction.redactingLogger(logger, redactor))
     )
   })
+
+/**
+ * Runs `effect` in a scope of its own, closed with the same exit by one finalizer of the current scope.
+ * Each `Effect.addFinalizer` (the session's, its services', the platform's for the process) restores, as it
+ * runs, the fiber refs it was added with: a diff and a patch of every ref, the context and the loggers
+ * included. Against the refs of whichever fiber closes the caller's scope that costs, every time; here one
+ * finalizer pays it, and the session's own run with refs that differ from theirs by next to nothing.
+ */
+const inOwnScope = <A, E, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, E, Exclude<R, Scope.Scope> | Scope.Scope> =>
+  Effect.flatMap(Scope.make(), (own) =>
+    Effect.zipRight(
+      Effect.addFinalizer((exit) => Scope.close(own, exit)),
+      Scope.extend(effect, own)
+    ))
 
 const makeSession = (
   env: SessionEnvironment,
@@ -187,15 +202,17 @@ const makeSession = (
       "client",
       () => ({})
     )
+    // The session's own finalizers are added to its own scope as they are (see `inOwnScope`): they run with the
+    // session's refs, which `inOwnScope`'s one finalizer has restored, so they need no restoring of their own.
+    const scope = yield* Effect.scope
     if (sessionSpan !== undefined) {
-      yield* Effect.addFinalizer((exit) =>
-        Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
+      yield* Scope.addFinalizerExit(
+        scope,
+        (exit) => Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
       )
     }
-    yield* Effect.acquireRelease(
-      Metric.incrementBy(Telemetry.liveSessions, 1),
-      () => Metric.incrementBy(Telemetry.liveSessions, -1)
-    )
+    Telemetry.liveSessions.unsafeModify(1, metricLabels)
+    yield* Scope.addFinalizer(scope, Effect.sync(() => Telemetry.liveSessions.unsafeModify(-1, metricLabels)))
     let turnOpen = false
     let turnSpan: Tracer.Span | undefined
     let turnIndex = 0
@@ -204,7 +221,7 @@ const makeSession = (
     const turnInFlight = turns.inFlight
     const mirror = env.mirror
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
-    if (mirror !== undefined) yield* Effect.addFinalizer(() => mirror.flush)
+    if (mirror !== undefined) yield* Scope.addFinalizer(scope, mirror.flush)
 
     // Who waits for the next message the router reads (the session pool, timing a replacement's start).
     let messageWaiters: Array<() => void> | undefined
@@ -292,7 +309,8 @@ const makeSession = (
     // Closing mid-turn: the interrupt first (the CLI then stops its tools and shells itself), and stdin's
     // end right behind it. The CLI reads the two in order, so its answer is not waited for: that would only
     // add a round trip to every close (and a second to a CLI that never answers). The shutdown's grace bounds it.
-    yield* Effect.addFinalizer(() =>
+    yield* Scope.addFinalizer(
+      scope,
       Effect.gen(function*() {
         yield* router.expectExit
         const busy = turnInFlight()

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as PubSub from "effect/PubSub"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 
 /**
@@ -68,8 +68,12 @@ export const make: Effect.Effect<StderrLines, never, Scope.Scope> = Effect.suspe
     })
   // Shut down with the session's scope, where `make` ran: after what was added since (the CLI's shutdown
   // publishes its last lines first).
+  // Added as it is (it needs none of the fiber refs `Effect.addFinalizer` would restore for it).
   return Effect.as(
-    Effect.addFinalizer(() => Effect.suspend(() => hub === undefined ? Effect.void : PubSub.shutdown(hub))),
+    Effect.flatMap(
+      Effect.scope,
+      (scope) => Scope.addFinalizer(scope, Effect.suspend(() => hub === undefined ? Effect.void : PubSub.shutdown(hub)))
+    ),
     {
       publish,
       end: Effect.suspend(() => {

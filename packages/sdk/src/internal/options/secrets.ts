@@ -41,8 +41,22 @@ const TOKEN_PATTERN = /TOKEN(?!S(_|$))/
 // A trailing `KEY`/`PASS` word: OPENAI_KEY, SMTP_PASS (but not PWD, the working directory).
 const SUFFIX_PATTERN = /(^|_)(KEY|PASS|PAT)$/
 
+// Every session asks again about the same hundred or so variable names (the parent environment's): answers
+// are kept, by name (a name is not a secret; values are never kept), up to a bound.
+const secretKeyAnswers = new Map<string, boolean>()
+const MAX_KEPT_ANSWERS = 4096
+
 /** @internal */
 export const isSecretEnvKey = (key: string): boolean => {
+  const known = secretKeyAnswers.get(key)
+  if (known !== undefined) return known
+  const answer = classifyEnvKey(key)
+  if (secretKeyAnswers.size >= MAX_KEPT_ANSWERS) secretKeyAnswers.clear()
+  secretKeyAnswers.set(key, answer)
+  return answer
+}
+
+const classifyEnvKey = (key: string): boolean => {
   const normalized = key.toUpperCase().replace(/[-.\s]/g, "_")
   if (normalized.length === 0) return false
   for (const fragment of SECRET_FRAGMENTS) {
