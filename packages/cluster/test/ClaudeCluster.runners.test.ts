@@ -7,10 +7,13 @@ import { ClaudeSession } from "@claude-effect/cluster"
 import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
+import { PgClient } from "@effect/sql-pg"
+import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
@@ -111,6 +114,23 @@ const spawn = (name: string, file: string, env: Record<string, string>) =>
       })
   )
 
+/**
+ * Waits (boundedly) until the shards are spread over `count` runners: as many database sessions (one lock
+ * connection per runner) each hold at least a fifth of the shard locks, PostgreSQL advisory locks.
+ */
+const awaitShardsSpread = (url: string, count: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    for (let waited = 0; waited < 90_000; waited += 250) {
+      const rows = yield* sql<{ readonly held: number }>`
+        SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted GROUP BY pid`
+      const total = rows.reduce((sum, row) => sum + row.held, 0)
+      if (rows.length >= count && rows.every((row) => row.held >= total / 5)) return
+      yield* Effect.sleep("250 millis")
+    }
+    return yield* Effect.die(new Error(`the shards were not spread over ${count} runners within 90 s`))
+  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.orDie)
+
 const freePort = Effect.async<number>((resume) => {
   const server = Net.createServer()
   server.listen(0, "127.0.0.1", () => {
@@ -149,6 +169,9 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
           runners.push(runner)
         }
         const pids = runners.map((runner) => runner.child.pid!)
+        // Each runner takes its shards a moment after it is ready, once the others have let go of theirs: the
+        // prompts go out when all three hold their share.
+        yield* awaitShardsSpread(database.url, runners.length)
 
         const client = yield* spawn("client", "client.ts", { DATABASE_URL: database.url, SESSIONS: String(SESSIONS) })
         // Kill a runner while turns run: once a third of the first prompts are done, the one with the most CLIs.
