@@ -20,7 +20,6 @@ describe("@claude-effect/ai package", () => {
     assert.strictEqual(manifest.peerDependencies["@effect/ai"], "^0.37.0")
     assert.match(pkg.installedVersion("@effect/ai"), /^0\.37\./)
     assert.strictEqual(manifest.dependencies["@claude-effect/sdk"], "workspace:^")
-    assert.strictEqual(manifest.scripts.prepack, "tsc -b tsconfig.src.json")
-    assert.includeMembers(manifest.files, ["build/src", "src", "LICENSE", "README.md"])
+    PackageManifest.assertShipsBuild(pkg, ["README.md"])
   })
 })

@@ -150,12 +150,13 @@ export const make = (
         })
       )
     )
+    // None: the pool's own rule decides when a replacement starts.
     const refillDelay = options.refillDelay === undefined
-      ? Option.some(Option.none<Duration.Duration>())
-      : Option.map(Duration.decodeUnknown(options.refillDelay), Option.some)
+      ? Option.none<Duration.Duration>()
+      : Duration.decodeUnknown(options.refillDelay)
     if (
-      Option.isNone(refillDelay) ||
-      Option.exists(refillDelay.value, (delay) => Duration.lessThan(delay, Duration.zero))
+      options.refillDelay !== undefined &&
+      Option.match(refillDelay, { onNone: () => true, onSome: (delay) => Duration.lessThan(delay, Duration.zero) })
     ) {
       return yield* new OptionsError({
         reason: "InvalidOptions",
@@ -169,22 +170,19 @@ export const make = (
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     return yield* internal.make({
       size,
-      refillDelay: refillDelay.value,
+      refillDelay,
       start: claude.startSession(resolved),
       gate: Option.getOrUndefined(gate),
       claimerGate: Effect.serviceOption(PermissionGate.PermissionGate),
       prepareClaim: (input) =>
-        Effect.map(decodeClaim(input), (claim) => {
-          const requests = (session: Session) => [
-            ...(claim.model !== undefined ? [session.setModel(claim.model)] : []),
-            ...(claim.permissionMode !== undefined ? [session.setPermissionMode(claim.permissionMode)] : []),
-            ...(claim.maxThinkingTokens !== undefined ? [session.setMaxThinkingTokens(claim.maxThinkingTokens)] : [])
-          ]
+        Effect.map(decodeClaim(input), (claim) =>
           // A claim that changes nothing costs nothing: no fibers, no control requests.
-          return Object.keys(claim).length === 0
-            ? undefined
-            : (session: Session) => Effect.all(requests(session), { concurrency: "unbounded", discard: true })
-        })
+          Object.keys(claim).length === 0 ? undefined : (session: Session) =>
+            Effect.all([
+              ...(claim.model !== undefined ? [session.setModel(claim.model)] : []),
+              ...(claim.permissionMode !== undefined ? [session.setPermissionMode(claim.permissionMode)] : []),
+              ...(claim.maxThinkingTokens !== undefined ? [session.setMaxThinkingTokens(claim.maxThinkingTokens)] : [])
+            ], { concurrency: "unbounded", discard: true }))
     })
   })
 

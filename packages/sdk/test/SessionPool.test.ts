@@ -53,6 +53,14 @@ const closeWithin = (scope: Scope.CloseableScope, limit: Duration.DurationInput)
     Effect.orDie
   )
 
+/** A pool of one, waited for until it is full. */
+const fullPoolOfOne = (options: Omit<SessionPool.Options, "size"> = {}) =>
+  Effect.tap(SessionPool.make({ size: 1, ...options }), (pool) => awaitStatus(pool, full))
+
+/** How long after `since` a process other than `claimed` first runs in `cwd`: when the claim's replacement spawned. */
+const replacementSpawnedAfter = (cwd: string, claimed: number, since: number) =>
+  Effect.map(pollProcesses(cwd, (pids) => pids.some((pid) => pid !== claimed)), () => Date.now() - since)
+
 const badInitializeCli = fileURLToPath(new URL("./fixtures/bad-initialize-claude.mjs", import.meta.url))
 
 describe("SessionPool", () => {
@@ -242,14 +250,11 @@ describe("SessionPool", () => {
   it.live("with a refillDelay, the replacement is spawned only once the delay has passed", () =>
     Effect.gen(function*() {
       const { cwd } = yield* Workspace
-      const pool = yield* SessionPool.make({ size: 1, refillDelay: "1500 millis" })
-      yield* awaitStatus(pool, full)
+      const pool = yield* fullPoolOfOne({ refillDelay: "1500 millis" })
       const session = yield* pool.claim()
       const claimedAt = Date.now()
       const turn = yield* Effect.fork(collect(session.turn("first turn alone")))
-      // The first moment a process other than the claimed one runs in the folder: the replacement.
-      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== session.pid))
-      assert.isAtLeast(Date.now() - claimedAt, 1_450)
+      assert.isAtLeast(yield* replacementSpawnedAfter(cwd, session.pid, claimedAt), 1_450)
       assert.strictEqual(resultOf(yield* Fiber.join(turn)).result, "alone")
       yield* awaitStatus(pool, full)
     }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("alone")]))))
@@ -257,15 +262,13 @@ describe("SessionPool", () => {
   it.live("by default, the replacement is spawned once the claimed session has heard from its CLI", () =>
     Effect.gen(function*() {
       const { cwd } = yield* Workspace
-      const pool = yield* SessionPool.make({ size: 1 })
-      yield* awaitStatus(pool, full)
+      const pool = yield* fullPoolOfOne()
       const session = yield* pool.claim()
       const claimedAt = Date.now()
       const turn = yield* Effect.fork(collect(session.turn("first message first")))
       // The CLI answers the prompt within milliseconds: its first message, not the one-second bound, starts the
       // replacement.
-      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== session.pid))
-      assert.isBelow(Date.now() - claimedAt, 900)
+      assert.isBelow(yield* replacementSpawnedAfter(cwd, session.pid, claimedAt), 900)
       assert.strictEqual(resultOf(yield* Fiber.join(turn)).result, "heard")
       yield* awaitStatus(pool, full)
     }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("heard")]))))
@@ -273,26 +276,21 @@ describe("SessionPool", () => {
   it.live("a claimed session that sends nothing gets its replacement a second after the claim", () =>
     Effect.gen(function*() {
       const { cwd } = yield* Workspace
-      const pool = yield* SessionPool.make({ size: 1 })
-      yield* awaitStatus(pool, full)
+      const pool = yield* fullPoolOfOne()
       const session = yield* pool.claim()
-      const claimedAt = Date.now()
-      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== session.pid))
-      assert.isAtLeast(Date.now() - claimedAt, 950)
+      assert.isAtLeast(yield* replacementSpawnedAfter(cwd, session.pid, Date.now()), 950)
       yield* awaitStatus(pool, full)
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
 
   it.live("a claim that finds none ready starts the pending replacement at once", () =>
     Effect.gen(function*() {
       const { cwd } = yield* Workspace
-      const pool = yield* SessionPool.make({ size: 1 })
-      yield* awaitStatus(pool, full)
+      const pool = yield* fullPoolOfOne()
       const first = yield* pool.claim()
       // The first claimer sends nothing, so only the waiting claim can start the replacement before the bound.
       const claimedAt = Date.now()
       const second = yield* Effect.fork(Effect.scoped(Effect.map(pool.claim(), (session) => session.pid)))
-      yield* pollProcesses(cwd, (pids) => pids.some((pid) => pid !== first.pid))
-      assert.isBelow(Date.now() - claimedAt, 900)
+      assert.isBelow(yield* replacementSpawnedAfter(cwd, first.pid, claimedAt), 900)
       assert.notStrictEqual(yield* Fiber.join(second), first.pid)
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
 

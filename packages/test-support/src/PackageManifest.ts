@@ -100,3 +100,15 @@ export const assertPeersInstalled = (pkg: Package): void => {
     assert.isTrue(inRange, `peer ${name}: ${range} does not admit the tested ${installed}`)
   }
 }
+
+/**
+ * The package ships its build (made by `prepack`), its sources (the source maps point at them), its MIT
+ * license and the `extra` entries (`bin`, `README.md`, ...), each of which exists in the package.
+ */
+export const assertShipsBuild = (pkg: Package, extra: ReadonlyArray<string> = []): void => {
+  const shipped = ["src", "LICENSE", ...extra]
+  assert.includeMembers(pkg.manifest.files, ["build/src", ...shipped])
+  for (const entry of shipped) assert.isTrue(pkg.has(entry), `${entry} is in the package`)
+  assert.strictEqual(pkg.manifest.license, "MIT")
+  assert.strictEqual(pkg.manifest.scripts.prepack, "tsc -b tsconfig.src.json")
+}

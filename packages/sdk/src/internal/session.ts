@@ -223,18 +223,17 @@ const makeSession = (
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
     if (mirror !== undefined) yield* Scope.addFinalizer(scope, mirror.flush)
 
-    // Who waits for the next message the router reads (the session pool, timing a replacement's start).
-    let messageWaiters: Array<() => void> | undefined
-    const wakeMessageWaiters = () => {
-      const waiters = messageWaiters!
-      messageWaiters = undefined
-      for (const waiter of waiters) waiter()
-    }
+    // Who waits for the next message the router reads: the session pool, timing a replacement's start.
+    let nextMessage: (() => void) | undefined
     const { cli, hooks, router, stderr } = yield* env.services({
       observe: (message) => {
         turns.observe(message)
         if (mirror !== undefined) mirror.observe(message)
-        if (messageWaiters !== undefined) wakeMessageWaiters()
+        if (nextMessage !== undefined) {
+          const waiter = nextMessage
+          nextMessage = undefined
+          waiter()
+        }
       },
       classifyExit: turns.classifyExit,
       redact: redactor.redact,
@@ -479,7 +478,7 @@ const makeSession = (
     poolSignals.set(session, {
       exited: cli.awaitExit,
       onNextMessage: (callback) => {
-        ;(messageWaiters ??= []).push(callback)
+        nextMessage = callback
       }
     })
     return session
@@ -496,7 +495,10 @@ export interface PoolSignals {
    * consumer of the session learns it from the message stream).
    */
   readonly exited: Effect.Effect<CliProcess.ExitStatus>
-  /** Calls `callback` once, when the router next reads a message from the CLI. */
+  /**
+   * Calls `callback` once, when the router next reads a message from the CLI; one at a time (the pool claims a
+   * session once), a later call replaces an earlier one.
+   */
   readonly onNextMessage: (callback: () => void) => void
 }
 

@@ -40,6 +40,7 @@ import {
   UndecodedEntry
 } from "./sessionHistoryModel.js"
 import * as Transcript from "./sessionHistoryTranscript.js"
+import * as Mirror from "./sessionStoreMirror.js"
 import { attributes } from "./telemetry.js"
 
 /** Every operation is a span `claude.history.<operation>`, with the session id when there is one. */
@@ -630,28 +631,24 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         })
       }
       const located = yield* locate(sessionId, options.dir)
-      const projectKey = path.basename(located.projectDir)
-      const append = (key: SessionStore.SessionKey, entries: ReadonlyArray<SessionStore.Entry>) =>
+      // Each transcript under the key a mirrored session's file gets (located files are under projectsDir).
+      const append = (file: string, entries: ReadonlyArray<SessionStore.Entry>) =>
         Effect.forEach(
           Array.from({ length: Math.ceil(entries.length / batchSize) }, (_, i) => i * batchSize),
-          (start) => store.append(key, entries.slice(start, start + batchSize)),
+          (start) => store.append(Mirror.keyOfFile(projectsDir, file)!, entries.slice(start, start + batchSize)),
           { discard: true }
         )
-      yield* append({ projectKey, sessionId }, storable(yield* readLines(located.file)))
+      yield* append(located.file, storable(yield* readLines(located.file)))
       if (options.includeSubagents === false) return
-      // Keyed as the CLI's mirror keys them: the path under the session's directory, without `.jsonl`; the
-      // metadata beside a transcript goes last, as an `agent_metadata` entry (what a resume writes back).
+      // The metadata beside a subagent's transcript goes last, as an `agent_metadata` entry (what a resume
+      // writes back beside it).
       for (const agent of yield* subagentsOf(located)) {
-        const subpath = path.relative(sessionDir(located), agent.path).split(path.sep).join("/").replace(/\.jsonl$/, "")
         const meta = yield* fs.readFileString(agent.path.replace(/\.jsonl$/, ".meta.json")).pipe(
           Effect.map((text) => Transcript.parseEntry(text)),
           Effect.orElseSucceed(() => undefined)
         )
         const entries = storable(yield* readLines(agent.path))
-        yield* append(
-          { projectKey, sessionId, subpath },
-          meta === undefined ? entries : [...entries, { ...meta, type: "agent_metadata" }]
-        )
+        yield* append(agent.path, meta === undefined ? entries : [...entries, { ...meta, type: "agent_metadata" }])
       }
     }).pipe(Effect.withSpan(`${spanPrefix}importSessionToStore`, { attributes: { [attributes.sessionId]: sessionId } }))
 

@@ -38,7 +38,7 @@ import * as InternalSession from "./session.js"
 export interface PoolEnvironment {
   readonly size: number
   /**
-   * How long after a claim its replacement starts warming; without one, by {@link refillRule}.
+   * How long after a claim its replacement starts warming; without one, by the rule of {@link refillLatest}.
    */
   readonly refillDelay: Option.Option<Duration.Duration>
   /** Starts one session in the current scope: spawn, initialize. Run in the pool's context. */
@@ -70,7 +70,7 @@ const warmupRetry = Schedule.exponential(Duration.millis(200), 2).pipe(
  * milliseconds) and start-up (a few hundred milliseconds of CPU) do not delay that message; at once when another
  * claim is waiting for a session; and at the latest this long after the claim, for a claimer that sends nothing.
  */
-const refillRule = { latest: Duration.seconds(1) }
+const refillLatest = Duration.seconds(1)
 
 type SlotState = "warming" | "ready" | "cooling"
 
@@ -107,7 +107,7 @@ export const make = (
     const slots: Array<Slot> = Array.from({ length: env.size }, () => ({ state: "warming" }))
     const ready: Array<Entry> = []
     const waiters: Array<Waiter> = []
-    // Slots whose replacement waits for its moment (see refillRule): a claim that has to wait starts one now.
+    // Slots whose replacement waits for its moment (see refillLatest): a claim that has to wait starts one now.
     const pendingRefills: Array<() => void> = []
     const refillNow = (): void => {
       pendingRefills.shift()?.()
@@ -208,7 +208,7 @@ export const make = (
           if (index !== -1) pendingRefills.splice(index, 1)
         })
       })
-      return Effect.raceAll([Deferred.await(entry.heard), demanded, Effect.sleep(refillRule.latest)]).pipe(
+      return Effect.raceAll([Deferred.await(entry.heard), demanded, Effect.sleep(refillLatest)]).pipe(
         // The claimer's fiber, woken by the same message, takes it before the spawn holds the event loop.
         Effect.zipRight(Effect.yieldNow())
       )

@@ -66,24 +66,24 @@ export const attach = (
 
     // Every read of a resume is bounded: a store that does not answer fails the session instead of hanging it.
     const loadTimeout = settings.loadTimeout
-    const bounded =
-      <A>(operation: "load" | "listSessions" | "listSubkeys") =>
-      (read: Effect.Effect<A, SessionStoreError>): Effect.Effect<A, SessionStoreError> =>
-        Effect.timeoutFail(read, {
-          duration: loadTimeout,
-          onTimeout: () =>
-            new SessionStoreError({
-              operation,
-              reason: "Timeout",
-              detail: `no answer within ${Duration.format(loadTimeout)} while resuming from the store ` +
-                "(the loadTimeoutMs option); check the store, or raise the bound"
-            })
-        })
+    const bounded = <A>(
+      operation: "load" | "listSessions" | "listSubkeys",
+      read: Effect.Effect<A, SessionStoreError>
+    ): Effect.Effect<A, SessionStoreError> =>
+      Effect.timeoutFail(read, {
+        duration: loadTimeout,
+        onTimeout: () =>
+          new SessionStoreError({
+            operation,
+            reason: "Timeout",
+            detail: `no answer within ${Duration.format(loadTimeout)} while resuming from the store ` +
+              "(the loadTimeoutMs option); check the store, or raise the bound"
+          })
+      })
     const reads: StoreReads = {
-      load: (ref) => bounded<Option.Option<ReadonlyArray<SessionStore.Entry>>>("load")(store.load(ref)),
-      listSubkeys: (ref) => bounded<ReadonlyArray<string>>("listSubkeys")(store.listSubkeys(ref)),
-      listSessions: (projectKey) =>
-        bounded<ReadonlyArray<SessionStore.SessionInfo>>("listSessions")(store.listSessions(projectKey))
+      load: (ref) => bounded("load", store.load(ref)),
+      listSubkeys: (ref) => bounded("listSubkeys", store.listSubkeys(ref)),
+      listSessions: (projectKey) => bounded("listSessions", store.listSessions(projectKey))
     }
 
     let resolved: ClaudeOptions.Options = { ...options, extraArgs: { ...options.extraArgs, "session-mirror": null } }
@@ -123,11 +123,7 @@ export const attach = (
  * store has no transcript for it (the CLI then resumes from its own files).
  */
 /** The store's reads a resume makes, each bounded by `loadTimeoutMs`. */
-interface StoreReads {
-  readonly load: SessionStore.SessionStore["load"]
-  readonly listSubkeys: SessionStore.SessionStore["listSubkeys"]
-  readonly listSessions: SessionStore.SessionStore["listSessions"]
-}
+type StoreReads = Pick<SessionStore.SessionStore, "load" | "listSubkeys" | "listSessions">
 
 const materialize = (
   store: StoreReads,
