@@ -22,6 +22,7 @@ import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitGroupReaped, awaitProcessNamed, groupOf, processesUnder } from "../procs.js"
 import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
+import { eachLine } from "./rawCli.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
 /** A prompt stream fed by hand: the official SDK's streaming-input mode. */
@@ -348,23 +349,16 @@ const spawnNotingArrivals = (arrivals: Map<string, number>) => (options: SpawnOp
     stdio: ["pipe", "pipe", "ignore"]
   })
   const tee = new PassThrough()
-  let pending = ""
-  child.stdout.on("data", (chunk: Buffer) => {
-    const t = now()
-    pending += chunk.toString("utf8")
-    let index: number
-    while ((index = pending.indexOf("\n")) !== -1) {
-      const line = pending.slice(0, index)
-      pending = pending.slice(index + 1)
-      try {
-        const uuid = JSON.parse(line)?.uuid
-        if (typeof uuid === "string") arrivals.set(uuid, t)
-      } catch {
-        // Not a message: nothing to note.
-      }
+  // Lines are noted before their chunk is passed on (listeners run in the order they were added).
+  eachLine(child.stdout, (line) => {
+    try {
+      const uuid = JSON.parse(line.toString("utf8"))?.uuid
+      if (typeof uuid === "string") arrivals.set(uuid, now())
+    } catch {
+      // Not a message: nothing to note.
     }
-    tee.write(chunk)
   })
+  child.stdout.on("data", (chunk: Buffer) => tee.write(chunk))
   child.stdout.on("end", () => tee.end())
   return {
     stdin: child.stdin,

@@ -77,7 +77,6 @@ export const decode = <A, I, R>(
     readonly errors?: ReadonlyArray<unknown>
     readonly result?: unknown
     readonly structured_output?: unknown
-    readonly is_error?: unknown
   }
   const sessionId = fields.session_id ?? ""
   const text = typeof fields.result === "string" ? fields.result : undefined
