@@ -111,6 +111,11 @@ export interface WorkerResult extends ScenarioOutput {
   readonly loadMillis: number
   /** CPU time (user + system) of the worker during the scenario, in milliseconds. */
   readonly cpuMillis: number
+  /**
+   * The part of `cpuMillis` spent on the main (JavaScript) thread; the rest is V8's background work
+   * (optimizing compiler, concurrent GC). Linux only (`/proc/self/task/<pid>/schedstat`).
+   */
+  readonly mainThreadCpuMillis?: number | undefined
   /** CPU time of the whole worker process, module loading included. */
   readonly totalCpuMillis: number
   /** Peak resident set size of the worker process, in MB. */

@@ -154,7 +154,9 @@ const methodNotes = (quick: boolean): Array<string> => [
   "Each SDK runs each scenario in a worker process of its own, started fresh per run, in A/B/C order rotating " +
   "per run; the CLI (2.1.328, the pinned native binary) and the scripted model (testkit ScriptedModel, served by the " +
   "runner on 127.0.0.1) are separate processes, so SDK CPU and peak RSS are the worker's own " +
-  "(`process.cpuUsage` over the scenario, `process.resourceUsage().maxRSS`).",
+  "(`process.cpuUsage` over the scenario, `process.resourceUsage().maxRSS`). SDK CPU counts every thread of the " +
+  "worker: the 'of which on the main thread' lines (the thread's own run time, `/proc/self/task/<pid>/schedstat`) " +
+  "split off V8's background work, its optimizing compiler and concurrent GC, which runs on other threads.",
   "Workers are plain ESM bundled by esbuild from the current sources (ours bundled from packages/sdk/src, " +
   "effect and the official SDK loaded from node_modules as published): no TypeScript loader in the measured process.",
   "Row 1, 'import in a fresh process' lines (importCost.ts): `node` started per sample, the dynamic `import()` " +

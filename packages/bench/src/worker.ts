@@ -24,20 +24,32 @@ const load = (sdk: Job["sdk"]): Promise<{ readonly run: (job: Job) => Promise<Sc
   }
 }
 
+// Time the main thread has run, in ms (Linux: the first field of the thread's schedstat, in ns).
+const mainThreadMillis = (): number | undefined => {
+  try {
+    return Number(Fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[0]) / 1e6
+  } catch {
+    return undefined
+  }
+}
+
 const main = async () => {
   const job = JSON.parse(Fs.readFileSync(process.argv[2], "utf8")) as Job
   try {
     const loadStart = performance.now()
     const driver = await load(job.sdk)
     const loadMillis = performance.now() - loadStart
+    const mainStart = mainThreadMillis()
     const cpuStart = process.cpuUsage()
     const output = await driver.run(job)
     const cpu = process.cpuUsage(cpuStart)
+    const mainEnd = mainThreadMillis()
     const usage = process.resourceUsage()
     const result: WorkerResult = {
       ...output,
       loadMillis,
       cpuMillis: (cpu.user + cpu.system) / 1000,
+      ...(mainStart !== undefined && mainEnd !== undefined ? { mainThreadCpuMillis: mainEnd - mainStart } : {}),
       totalCpuMillis: (usage.userCPUTime + usage.systemCPUTime) / 1000,
       maxRssMb: usage.maxRSS / 1024
     }

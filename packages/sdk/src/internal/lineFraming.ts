@@ -11,6 +11,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import { StringDecoder } from "node:string_decoder"
 import { ProtocolError } from "./claudeError.js"
 import * as Redaction from "./redaction.js"
 
@@ -38,7 +39,9 @@ export interface Framer {
 
 /** @internal */
 export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = Redaction.none): Framer => {
-  const decoder = new TextDecoder()
+  // Node's native decoder keeps a character split across chunks as TextDecoder's stream mode does, for
+  // less per chunk: every byte of stdout goes through it.
+  const decoder = new StringDecoder("utf8")
   let pending: Array<string> = []
   let pendingChars = 0
 
@@ -80,9 +83,9 @@ export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = 
   }
 
   return {
-    push: (bytes, out) => split(decoder.decode(bytes, { stream: true }), out),
+    push: (bytes, out) => split(decoder.write(bytes), out),
     end: (out) => {
-      const error = split(decoder.decode(), out)
+      const error = split(decoder.end(), out)
       if (error !== undefined) return error
       if (pendingChars > 0) out.push(takeLine(""))
       return undefined
