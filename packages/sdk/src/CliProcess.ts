@@ -215,11 +215,15 @@ export const make: (
       Command.env({ ...config.env, [ProcessTag.variable]: tag }, { extendEnv: false }),
       config.cwd !== undefined ? Command.workingDirectory(config.cwd) : (c) => c
     )
+    // Before the spawn, so that the leftovers scan counts every fork since (see processTag.ts).
+    const forksBefore = ProcessTag.forkCount()
     // A synchronous throw from spawn (ENOTDIR, E2BIG, ...) is a defect of Command.start: it is a spawn failure too.
     const proc = yield* Command.start(command).pipe(
       Effect.catchAllCause((cause) => Effect.flatMap(SpawnFailure.explain(config, cause, redactor), Effect.fail))
     )
     const pid = proc.pid
+    // The leftovers scan reads only the processes started since the spawn.
+    const pidWindow = ProcessTag.pidWindow(pid, forksBefore)
     // Spawned detached (as @effect/platform-node does), the CLI leads a process group of its own: the shells
     // and tools it starts are in it, and the group is signalled. Otherwise only the process itself is.
     const ownGroup = process.platform !== "win32" && trySignal(-pid, 0)
@@ -369,7 +373,7 @@ export const make: (
 
     // Whatever the CLI left behind once it has gone: its process group, and the background jobs its
     // shells started in sessions of their own.
-    const killLeftovers = Effect.zipRight(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL"))
+    const killLeftovers = Effect.zipRight(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL", pidWindow))
 
     // Runs before Command's own finalizer (finalizers run in reverse order), which would otherwise
     // send SIGTERM and wait without bound.

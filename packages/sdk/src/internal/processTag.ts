@@ -34,15 +34,111 @@ export const make = (): string => `${process.pid}-${Date.now().toString(36)}-${M
  * reports no size, so reading each into a new buffer (`readFileSync`) grew
  * one step by step, and cost twice the CPU and ~70 KB of garbage per close.
  *
+ * With the {@link PidWindow} of the CLI's spawn, only the environments of
+ * processes started since are read (see {@link pidWindow}).
+ *
  * @internal
  */
-export const signalTagged = (tag: string, signal: NodeJS.Signals): Effect.Effect<ReadonlyArray<number>> =>
+export const signalTagged = (
+  tag: string,
+  signal: NodeJS.Signals,
+  window?: PidWindow | undefined
+): Effect.Effect<ReadonlyArray<number>> =>
   Effect.flatMap(
-    signalNow(tag, signal),
+    signalNow(tag, signal, window),
     (pids) => pids.length === 0 ? Effect.succeed(pids) : Effect.as(awaitGone(pids), pids)
   )
 
-const signalNow = (tag: string, signal: NodeJS.Signals): Effect.Effect<ReadonlyArray<number>> =>
+/**
+ * Where the pids of the processes a CLI starts fall. Linux hands out pids in
+ * cycles, upward from the last one allocated, so every process started after
+ * the CLI has a pid in the cyclic interval from the CLI's to the last one
+ * allocated when the leftovers are looked for, unless the allocation went
+ * round a whole cycle in between: fewer forks since the spawn (the kernel's
+ * count, `/proc/stat`) than pids in a cycle rule that out. A scan then reads
+ * the environments of those pids only, not of every process on the machine
+ * (each read is a look into another process's memory: ~10–20 µs each, and a
+ * busy host has hundreds).
+ *
+ * @internal
+ */
+export interface PidWindow {
+  /** The CLI's pid: the first of the window. */
+  readonly first: number
+  /** The kernel's count of forks at the spawn. */
+  readonly forks: number
+  readonly pidMax: number
+}
+
+const readNumber = (path: string): number | undefined => {
+  try {
+    const value = Number(Fs.readFileSync(path, "latin1").trim())
+    return Number.isSafeInteger(value) && value >= 0 ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The kernel's count of forks so far, for {@link pidWindow}: read before a
+ * spawn, so that every pid allocated since is counted.
+ *
+ * @internal
+ */
+export const forkCount = (): number | undefined => process.platform === "linux" ? readForks() : undefined
+
+const readForks = (): number | undefined => {
+  try {
+    const match = /^processes (\d+)$/m.exec(Fs.readFileSync("/proc/stat", "latin1"))
+    return match === null ? undefined : Number(match[1])
+  } catch {
+    return undefined
+  }
+}
+
+// Whether /proc shows this process's own pid namespace (a container can mount another's): the window's pids
+// and the last pid read are then the same numbers as the process table's entries.
+let procIsOurs: boolean | undefined
+const procShowsOurNamespace = (): boolean => {
+  if (procIsOurs === undefined) {
+    try {
+      procIsOurs = Number(Fs.readlinkSync("/proc/self")) === process.pid
+    } catch {
+      procIsOurs = false
+    }
+  }
+  return procIsOurs
+}
+
+/**
+ * The window of a CLI spawned as `pid` with {@link forkCount} read just
+ * before; `undefined` where it cannot be known (no `/proc`, another
+ * namespace's), and a scan then reads every process's environment.
+ *
+ * @internal
+ */
+export const pidWindow = (pid: number, forks: number | undefined): PidWindow | undefined => {
+  if (process.platform !== "linux" || !procShowsOurNamespace()) return undefined
+  const pidMax = readNumber("/proc/sys/kernel/pid_max")
+  if (forks === undefined || pidMax === undefined || pid <= 0 || pid >= pidMax) return undefined
+  return { first: pid, forks, pidMax }
+}
+
+// The pids allocated since the window opened, as a test on a pid; `undefined` when that cannot be bounded.
+// Pids below 300 are handed out only at boot (the kernel's RESERVED_PIDS), so a cycle has pidMax - 300.
+const sinceWindow = (window: PidWindow): ((pid: number) => boolean) | undefined => {
+  const forks = readForks()
+  const last = readNumber("/proc/sys/kernel/ns_last_pid")
+  if (forks === undefined || last === undefined || forks - window.forks >= window.pidMax - 300) return undefined
+  const first = window.first
+  return last >= first ? (pid) => pid >= first && pid <= last : (pid) => pid >= first || pid <= last
+}
+
+const signalNow = (
+  tag: string,
+  signal: NodeJS.Signals,
+  window: PidWindow | undefined
+): Effect.Effect<ReadonlyArray<number>> =>
   Effect.sync(() => {
     if (process.platform !== "linux") return []
     let entries: Array<string>
@@ -51,11 +147,13 @@ const signalNow = (tag: string, signal: NodeJS.Signals): Effect.Effect<ReadonlyA
     } catch {
       return []
     }
+    const candidate = window === undefined ? undefined : sinceWindow(window)
     const needle = Buffer.from(`${variable}=${tag}\0`)
     const signalled: Array<number> = []
     for (const entry of entries) {
       const pid = Number(entry)
       if (!Number.isInteger(pid) || pid === process.pid) continue
+      if (candidate !== undefined && !candidate(pid)) continue
       if (!environHolds(`/proc/${entry}/environ`, needle)) continue
       try {
         process.kill(pid, signal)

@@ -1,0 +1,71 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as ProcessTag from "../src/internal/processTag.js"
+
+// A tagged process in a session of its own (as a background job of the CLI's shells is): out of reach of any
+// process group, found only by its tag. Killed by the test's finalizer if a scan missed it.
+const startTagged = (tag: string) =>
+  Effect.acquireRelease(
+    Effect.async<number>((resume) => {
+      const child = ChildProcess.spawn("sleep", ["60"], {
+        detached: true,
+        stdio: "ignore",
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", [ProcessTag.variable]: tag }
+      })
+      child.once("spawn", () => resume(Effect.succeed(child.pid!)))
+    }),
+    (pid) =>
+      Effect.sync(() => {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {
+          // gone
+        }
+      })
+  )
+
+const alive = (pid: number) => {
+  try {
+    return !/\) Z /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
+
+describe.runIf(process.platform === "linux")("leftovers: processes found by their tag", () => {
+  it.scoped("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
+    Effect.gen(function*() {
+      const tag = ProcessTag.make()
+      const spawn = yield* startTagged(`${tag}-first`)
+      const window = ProcessTag.pidWindow(spawn, ProcessTag.forkCount())
+      assert.isDefined(window, "/proc shows this process's namespace here")
+      const later = yield* startTagged(tag)
+      assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", window), [later])
+      assert.isFalse(alive(later))
+    }))
+
+  it.scoped("the window leaves out what ran before the spawn: it reads only pids allocated since", () =>
+    Effect.gen(function*() {
+      const tag = ProcessTag.make()
+      const before = yield* startTagged(tag)
+      const spawn = yield* startTagged(`${tag}-cli`)
+      const window = ProcessTag.pidWindow(spawn, ProcessTag.forkCount())
+      assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", window), [])
+      assert.isTrue(alive(before))
+      // Without a window every process is read.
+      assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL"), [before])
+    }))
+
+  it.scoped("a window the pids may have gone round since (as many forks as a cycle has pids) falls back to every process", () =>
+    Effect.gen(function*() {
+      const tag = ProcessTag.make()
+      const before = yield* startTagged(tag)
+      const spawn = yield* startTagged(`${tag}-cli`)
+      const window = ProcessTag.pidWindow(spawn, ProcessTag.forkCount())!
+      const lapped = { ...window, forks: window.forks - window.pidMax }
+      assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", lapped), [before])
+      assert.isFalse(alive(before))
+    }))
+})
