@@ -35,7 +35,7 @@ const alive = (pid: number) => {
 }
 
 describe.runIf(process.platform === "linux")("leftovers: processes found by their tag", () => {
-  it.scoped("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
+  it.scopedLive("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const spawn = yield* startTagged(`${tag}-first`)
@@ -46,7 +46,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
       assert.isFalse(alive(later))
     }))
 
-  it.scoped("the window leaves out what ran before the spawn: it reads only pids allocated since", () =>
+  it.scopedLive("the window leaves out what ran before the spawn: it reads only pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
@@ -58,7 +58,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL"), [before])
     }))
 
-  it.scoped("a window the pids may have gone round since (as many forks as a cycle has pids) falls back to every process", () =>
+  it.scopedLive("a window the pids may have gone round since (as many forks as a cycle has pids) falls back to every process", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)

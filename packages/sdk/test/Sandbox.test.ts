@@ -150,6 +150,18 @@ describe("the sandbox option", () => {
       assert.deepStrictEqual((settingsArg(kept) as any).sandbox.windows, { backend: "sandboxuser" })
     }))
 
+  it("fields named constructor or prototype reach --settings like any other; a __proto__ key is dropped and sets nothing", () => {
+    const sandbox = JSON.parse(`{"enabled":false,"prototype":[],"constructor":{"a":1},"network":{"prototype":"x"}}`)
+    const sent = (settingsArg({ sandbox }) as { sandbox: Record<string, unknown> }).sandbox
+    assert.deepStrictEqual(sent, sandbox)
+    const withProto = (settingsArg({ sandbox: JSON.parse(`{"enabled":false,"__proto__":{"polluted":true}}`) }) as {
+      sandbox: Record<string, unknown>
+    }).sandbox
+    assert.deepStrictEqual(Object.keys(withProto), ["enabled"])
+    assert.strictEqual(Object.getPrototypeOf(withProto), Object.prototype)
+    assert.isUndefined((withProto as { polluted?: unknown }).polluted)
+  })
+
   const withoutProtoKeys = <A>(value: A): A =>
     JSON.parse(JSON.stringify(value), (key, inner) => (key === "__proto__" ? undefined : inner))
 

@@ -19,7 +19,9 @@ const COMBINED: ReadonlySet<string> = new Set([
 /** Objects the option replaces whole: half of one and half of another is neither. */
 const WHOLE: ReadonlySet<string> = new Set(["ripgrep", "network.tlsTerminate"])
 
-const UNSAFE_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"])
+// The one key an assignment into a plain object does not store as data (it sets the prototype). "constructor"
+// and "prototype" are stored as own properties like any other: settings the CLI may know, kept.
+const PROTO_KEY = "__proto__"
 
 const PROXY_PORTS = ["httpProxyPort", "socksProxyPort"] as const
 
@@ -51,7 +53,7 @@ const combine = (path: string, base: ReadonlyArray<unknown>, over: ReadonlyArray
 const deepMerge = (base: unknown, over: Json, path: string): Json => {
   const out: Json = isRecord(base) ? { ...base } : {}
   for (const [key, value] of Object.entries(over)) {
-    if (UNSAFE_KEYS.has(key) || value === undefined) continue
+    if (key === PROTO_KEY || value === undefined) continue
     const at = path === "" ? key : `${path}.${key}`
     const existing = Object.hasOwn(out, key) ? out[key] : undefined
     if (COMBINED.has(at) && Array.isArray(existing) && Array.isArray(value)) out[key] = combine(at, existing, value)
