@@ -74,6 +74,25 @@ const firehose = Effect.scoped(
 )
 // #endregion
 
+// #region chunks
+// Synchronous handling, a chunk at a time: no effect per message, nothing held past its use.
+const tallied = Effect.scoped(
+  Effect.gen(function*() {
+    const session = yield* ClaudeCode.session({ includePartialMessages: true })
+    yield* session.send("Write a long story.")
+    yield* session.endInput
+    const counts = new Map<string, number>()
+    yield* session.messages.pipe(
+      Stream.runForEachChunk((chunk) => {
+        for (const message of chunk) counts.set(message.type, (counts.get(message.type) ?? 0) + 1)
+        return Effect.void
+      })
+    )
+    return counts
+  })
+)
+// #endregion
+
 // #region stream-prompt
 // A query fed by a stream of prompts: it ends when the input has ended and the CLI has finished.
 const batch = ClaudeCode.query(
@@ -152,4 +171,4 @@ const health = Effect.gen(function*() {
 })
 // #endregion
 
-export { batch, conversation, diagnosed, firehose, health, impatient, logged, main, tuned, verbatim }
+export { batch, conversation, diagnosed, firehose, health, impatient, logged, main, tallied, tuned, verbatim }
