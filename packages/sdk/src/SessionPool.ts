@@ -154,10 +154,8 @@ export const make = (
     const refillDelay = options.refillDelay === undefined
       ? Option.none<Duration.Duration>()
       : Duration.decodeUnknown(options.refillDelay)
-    if (
-      options.refillDelay !== undefined &&
-      Option.match(refillDelay, { onNone: () => true, onSome: (delay) => Duration.lessThan(delay, Duration.zero) })
-    ) {
+    // (A negative duration decodes as zero: Duration clamps it.)
+    if (options.refillDelay !== undefined && Option.isNone(refillDelay)) {
       return yield* new OptionsError({
         reason: "InvalidOptions",
         detail: `refillDelay: expected a duration (milliseconds, or a string like "250 millis"), got ${

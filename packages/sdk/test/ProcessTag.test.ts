@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ChildProcess from "node:child_process"
-import * as Fs from "node:fs"
 import * as ProcessTag from "../src/internal/processTag.js"
+import { isAlive } from "./utils/harness.js"
 
 // A tagged process in a session of its own (as a background job of the CLI's shells is): out of reach of any
 // process group, found only by its tag. Killed by the test's finalizer if a scan missed it.
@@ -26,34 +26,29 @@ const startTagged = (tag: string) =>
       })
   )
 
-const alive = (pid: number) => {
-  try {
-    return !/\) Z /.test(Fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
-  }
-}
-
 describe.runIf(process.platform === "linux")("leftovers: processes found by their tag", () => {
   it.scopedLive("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
+      // As CliProcess does: the fork count before the spawn of the process standing in for the CLI.
+      const forks = ProcessTag.forkCount()
       const spawn = yield* startTagged(`${tag}-first`)
-      const window = ProcessTag.pidWindow(spawn, ProcessTag.forkCount())
+      const window = ProcessTag.pidWindow(spawn, forks)
       assert.isDefined(window, "/proc shows this process's namespace here")
       const later = yield* startTagged(tag)
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", window), [later])
-      assert.isFalse(alive(later))
+      assert.isFalse(isAlive(later))
     }))
 
   it.scopedLive("the window leaves out what ran before the spawn: it reads only pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
+      const forks = ProcessTag.forkCount()
       const spawn = yield* startTagged(`${tag}-cli`)
-      const window = ProcessTag.pidWindow(spawn, ProcessTag.forkCount())
+      const window = ProcessTag.pidWindow(spawn, forks)
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", window), [])
-      assert.isTrue(alive(before))
+      assert.isTrue(isAlive(before))
       // Without a window every process is read.
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL"), [before])
     }))
@@ -62,10 +57,11 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
+      const forks = ProcessTag.forkCount()
       const spawn = yield* startTagged(`${tag}-cli`)
-      const window = ProcessTag.pidWindow(spawn, ProcessTag.forkCount())!
+      const window = ProcessTag.pidWindow(spawn, forks)!
       const lapped = { ...window, forks: window.forks - window.pidMax }
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", lapped), [before])
-      assert.isFalse(alive(before))
+      assert.isFalse(isAlive(before))
     }))
 })

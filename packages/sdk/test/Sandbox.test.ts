@@ -169,8 +169,8 @@ describe("the sandbox option", () => {
     "any SandboxSettings reaches --settings whole (with failIfUnavailable when enabled)",
     [ClaudeOptions.SandboxSettings],
     ([generated]) => {
-      // A "__proto__" key (the arbitrary's unknown fields may draw one) is no setting: the mapping's
-      // object spread drops it, as JSON.parse's own property would not.
+      // A "__proto__" key (the arbitrary's unknown fields may draw one) is no setting: the mapping drops it
+      // (an assignment would set the prototype), where JSON.parse keeps it as an own property.
       const sandbox = withoutProtoKeys(generated)
       const sent = (settingsArg({ sandbox }) as { sandbox: Record<string, unknown> }).sandbox
       const expected = sandbox.enabled === true && sandbox.failIfUnavailable === undefined

@@ -85,9 +85,8 @@ const readNumber = (path: string): number | undefined => {
  *
  * @internal
  */
-export const forkCount = (): number | undefined => process.platform === "linux" ? readForks() : undefined
-
-const readForks = (): number | undefined => {
+export const forkCount = (): number | undefined => {
+  if (process.platform !== "linux") return undefined
   try {
     const match = /^processes (\d+)$/m.exec(Fs.readFileSync("/proc/stat", "latin1"))
     return match === null ? undefined : Number(match[1])
@@ -127,7 +126,7 @@ export const pidWindow = (pid: number, forks: number | undefined): PidWindow | u
 // The pids allocated since the window opened, as a test on a pid; `undefined` when that cannot be bounded.
 // Pids below 300 are handed out only at boot (the kernel's RESERVED_PIDS), so a cycle has pidMax - 300.
 const sinceWindow = (window: PidWindow): ((pid: number) => boolean) | undefined => {
-  const forks = readForks()
+  const forks = forkCount()
   const last = readNumber("/proc/sys/kernel/ns_last_pid")
   if (forks === undefined || last === undefined || forks - window.forks >= window.pidMax - 300) return undefined
   const first = window.first

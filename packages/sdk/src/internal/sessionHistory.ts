@@ -631,13 +631,16 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         })
       }
       const located = yield* locate(sessionId, options.dir)
-      // Each transcript under the key a mirrored session's file gets (located files are under projectsDir).
-      const append = (file: string, entries: ReadonlyArray<SessionStore.Entry>) =>
-        Effect.forEach(
+      // Each transcript under the key a mirrored session's file gets (located files are under projectsDir, and
+      // subagents' a level deeper than the session's directory: a key always exists).
+      const append = (file: string, entries: ReadonlyArray<SessionStore.Entry>) => {
+        const key = Mirror.keyOfFile(projectsDir, file)!
+        return Effect.forEach(
           Array.from({ length: Math.ceil(entries.length / batchSize) }, (_, i) => i * batchSize),
-          (start) => store.append(Mirror.keyOfFile(projectsDir, file)!, entries.slice(start, start + batchSize)),
+          (start) => store.append(key, entries.slice(start, start + batchSize)),
           { discard: true }
         )
+      }
       yield* append(located.file, storable(yield* readLines(located.file)))
       if (options.includeSubagents === false) return
       // The metadata beside a subagent's transcript goes last, as an `agent_metadata` entry (what a resume

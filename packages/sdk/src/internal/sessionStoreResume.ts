@@ -117,14 +117,14 @@ export const attach = (
     return { options: resolved, mirror }
   })
 
+/** The store's reads a resume makes, each bounded by `loadTimeoutMs`. */
+type StoreReads = Pick<SessionStore.SessionStore, "load" | "listSubkeys" | "listSessions">
+
 /**
  * Writes the stored transcript of `ref` (and its subagent transcripts) into a
  * new configuration directory, removed when the scope closes; nothing when the
  * store has no transcript for it (the CLI then resumes from its own files).
  */
-/** The store's reads a resume makes, each bounded by `loadTimeoutMs`. */
-type StoreReads = Pick<SessionStore.SessionStore, "load" | "listSubkeys" | "listSessions">
-
 const materialize = (
   store: StoreReads,
   ref: SessionStore.SessionRef,
