@@ -157,6 +157,8 @@ const methodNotes = (quick: boolean): Array<string> => [
   "(`process.cpuUsage` over the scenario, `process.resourceUsage().maxRSS`). SDK CPU counts every thread of the " +
   "worker: the 'of which on the main thread' lines (the thread's own run time, `/proc/self/task/<pid>/schedstat`) " +
   "split off V8's background work, its optimizing compiler and concurrent GC, which runs on other threads.",
+  "Ours starts the CLI as the docs recommend on Node, through `NodeCliSpawner.layer` (stdin written directly; " +
+  "without it, through @effect/platform's CommandExecutor).",
   "Workers are plain ESM bundled by esbuild from the current sources (ours bundled from packages/sdk/src, " +
   "effect and the official SDK loaded from node_modules as published): no TypeScript loader in the measured process.",
   "Row 1, 'import in a fresh process' lines (importCost.ts): `node` started per sample, the dynamic `import()` " +
@@ -168,7 +170,7 @@ const methodNotes = (quick: boolean): Array<string> => [
   "(two pipe hops included, the same for all three). Wall time per tool call = first tool_use → result over the number " +
   "of tool calls. The in-process lines replace the CLI by a fake process inside the SDK's worker that sends the " +
   "recorded PreToolUse / can_use_tool / PostToolUse requests one after the other (each SDK's own spawn hook: a fake " +
-  "CommandExecutor for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock; " +
+  "CliSpawner for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock; " +
   "a second run ten times longer shows each SDK's cost once its code is warm. " +
   "The 'ours by level' lines answer the same requests with successively more of our SDK (codec only; ControlRouter " +
   "with a trivial handler; + HookRegistry; + PermissionGate) over a fake CliProcess.",
@@ -178,7 +180,7 @@ const methodNotes = (quick: boolean): Array<string> => [
   "over the messages) per 1,000 messages; 'the burst alone' is the CPU from the first text delta to the result as " +
   "the consumer sees them (`process.cpuUsage`), per 1,000 messages.",
   "Row 4: a session recorded from the real CLI (hooks, gate, 10 Bash calls, a 2,000-delta text, partial messages) " +
-  "replayed in a loop through a fake CLI process: ours through a fake CommandExecutor (the real CliProcess, " +
+  "replayed in a loop through a fake CLI process: ours through a fake CliSpawner (the real CliProcess, " +
   "ControlRouter and session stream), the official SDK through its `spawnClaudeCodeProcess` option, raw through the " +
   "same Readable. 64 KiB chunks, like a pipe. Each SDK registers the same PreToolUse and PostToolUse hooks and a " +
   "gate, and the recorded hook callback ids are rewritten to the ones it registered, so every replayed control " +

@@ -9,7 +9,7 @@
  * fresh temporary working directory. With `--live` it talks to the real API
  * instead (set `ANTHROPIC_API_KEY`, or be logged in to Claude Code).
  */
-import { ClaudeCode, Protocol } from "@claude-effect/sdk"
+import { ClaudeCode, NodeCliSpawner, Protocol } from "@claude-effect/sdk"
 import type * as ClaudeOptions from "@claude-effect/sdk/ClaudeOptions"
 import { ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -60,6 +60,9 @@ const claudeIn = <R>(options: Effect.Effect<ClaudeOptions.OptionsInput, never, R
     (options) => ClaudeCode.layer(options)
   ))
 
+// The CLI started with node:child_process directly, as the docs recommend on Node.
+const NodePlatform = Layer.merge(NodeCliSpawner.layer, NodeContext.layer)
+
 /**
  * Everything an example needs, offline: a ScriptedModel playing `script`, a
  * temporary working directory, and `ClaudeCode` pointed at both.
@@ -71,7 +74,7 @@ export const layerScripted = (
   claudeIn(Effect.map(ScriptedModel.cliEnv, (env) => ({ ...options, env: { ...env, ...options.env } }))).pipe(
     Layer.provideMerge(workspace),
     Layer.provideMerge(ScriptedModel.layerNode(script)),
-    Layer.provideMerge(NodeContext.layer),
+    Layer.provideMerge(NodePlatform),
     Layer.orDie
   )
 
@@ -82,7 +85,7 @@ export const layerScripted = (
 export const layerLive = (options: ClaudeOptions.OptionsInput = {}): Layer.Layer<Services> =>
   claudeIn(Effect.succeed(options)).pipe(
     Layer.provideMerge(workspace),
-    Layer.provideMerge(NodeContext.layer),
+    Layer.provideMerge(NodePlatform),
     Layer.orDie
   )
 

@@ -8,10 +8,12 @@
  * `OTEL_EXPORTER_OTLP_ENDPOINT` exports traces and metrics to a collector;
  * `CLAUDE_EFFECT_TELEMETRY=console` prints them.
  */
+import { NodeCliSpawner } from "@claude-effect/sdk"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Observability from "./demo/Observability.js"
 import * as Program from "./demo/Program.js"
 import * as Terminal from "./demo/Terminal.js"
@@ -31,6 +33,6 @@ Program.run({ sink: Terminal.stdout(), mode }).pipe(
   ),
   // Traces and metrics: OTEL_EXPORTER_OTLP_ENDPOINT for a collector, CLAUDE_EFFECT_TELEMETRY=console to print them.
   Effect.provide(Observability.fromEnv),
-  Effect.provide(NodeContext.layer),
+  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
   NodeRuntime.runMain
 )

@@ -30,6 +30,7 @@ import { type ClaudeError, noResult, OptionsError, resultFailure } from "./Claud
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import * as CliProcess from "./CliProcess.js"
+import * as CliSpawner from "./CliSpawner.js"
 import * as ControlRouter from "./ControlRouter.js"
 import * as ElicitationHandler from "./ElicitationHandler.js"
 import * as HookRegistry from "./HookRegistry.js"
@@ -78,9 +79,13 @@ export declare namespace ClaudeCode {
 export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options = {}) {
   // Only the platform services: the full context would also carry the Scope of whoever built this layer,
   // and a session must live in its own scope, not in the layer's.
-  const context = Context.pick(CommandExecutor.CommandExecutor, FileSystem.FileSystem, Path.Path)(
+  const platform = Context.pick(CommandExecutor.CommandExecutor, FileSystem.FileSystem, Path.Path)(
     yield* Effect.context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path>()
   )
+  // A CliSpawner provided to the layer starts every session's CLI (else the CommandExecutor does).
+  const spawner = yield* Effect.serviceOption(CliSpawner.CliSpawner)
+  const context: Context.Context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path> =
+    Option.isSome(spawner) ? Context.add(platform, CliSpawner.CliSpawner, spawner.value) : platform
   const locate = yield* Effect.cached(
     CliLocator.locate({ executable: defaults.executable }).pipe(Effect.provide(context))
   )

@@ -6,9 +6,7 @@
  *
  * @since 0.1.0
  */
-import * as Command from "@effect/platform/Command"
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as Channel from "effect/Channel"
+import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -17,15 +15,14 @@ import { constVoid } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
+import * as CliSpawner from "./CliSpawner.js"
 import * as GuardedRun from "./internal/guardedRun.js"
 import * as LineFraming from "./internal/lineFraming.js"
 import * as ProcessTag from "./internal/processTag.js"
 import * as Redaction from "./internal/redaction.js"
 import * as SpawnFailure from "./internal/spawnFailure.js"
-import * as WriteQueue from "./internal/writeQueue.js"
 
 /**
  * @since 0.1.0
@@ -171,12 +168,6 @@ export const shutdownDefaults: {
   exitDrainPeriod: Duration.millis(500)
 }
 
-// Node reports a signal death as a failed exitCode whose message names the signal.
-const signalFromError = (error: unknown): string | null => {
-  const match = /signal: (SIG[A-Z0-9]+)/.exec(String((error as { message?: unknown })?.message ?? error))
-  return match ? match[1] : null
-}
-
 // Signals `target` (a pid, or a negated process group id); false when there is no such process.
 const trySignal = (target: number, signal: NodeJS.Signals | 0): boolean => {
   try {
@@ -188,7 +179,9 @@ const trySignal = (target: number, signal: NodeJS.Signals | 0): boolean => {
 }
 
 /**
- * Spawns the CLI in the current scope. Closing the scope runs `shutdown`.
+ * Spawns the CLI in the current scope, through the `CliSpawner` in context
+ * (`NodeCliSpawner.layer` on Node), else through the platform's
+ * `CommandExecutor`. Closing the scope runs `shutdown`.
  *
  * Spawning never throws: every way it can fail (a missing or non-executable
  * file, a missing `#!` interpreter, a bad working directory, an argument list
@@ -211,14 +204,18 @@ export const make: (
 
     // Marks the CLI and everything it starts, wherever it goes (see processTag.ts).
     const tag = ProcessTag.make()
-    const command = Command.make(config.executable, ...config.args).pipe(
-      Command.env({ ...config.env, [ProcessTag.variable]: tag }, { extendEnv: false }),
-      config.cwd !== undefined ? Command.workingDirectory(config.cwd) : (c) => c
-    )
+    const provided = yield* Effect.serviceOption(CliSpawner.CliSpawner)
+    const spawner = Option.isSome(provided)
+      ? provided.value
+      : CliSpawner.fromCommandExecutor(yield* CommandExecutor.CommandExecutor)
     // Before the spawn, so that the leftovers scan counts every fork since (see processTag.ts).
     const forksBefore = ProcessTag.forkCount()
-    // A synchronous throw from spawn (ENOTDIR, E2BIG, ...) is a defect of Command.start: it is a spawn failure too.
-    const proc = yield* Command.start(command).pipe(
+    const proc = yield* spawner.spawn({
+      executable: config.executable,
+      args: config.args,
+      env: { ...config.env, [ProcessTag.variable]: tag },
+      cwd: config.cwd
+    }).pipe(
       Effect.catchAllCause((cause) => Effect.flatMap(SpawnFailure.explain(config, cause, redactor), Effect.fail))
     )
     const pid = proc.pid
@@ -240,11 +237,7 @@ export const make: (
         exitWaiters.clear()
         return Deferred.succeed(exited, status)
       })
-    const exitCode = proc.exitCode.pipe(
-      Effect.map((code): ExitStatus => ({ code, signal: null })),
-      Effect.catchAll((error) => Effect.succeed<ExitStatus>({ code: null, signal: signalFromError(error) })),
-      Effect.flatMap(recordExit)
-    )
+    const exitCode = Effect.flatMap(proc.exit, recordExit)
 
     // stderr must always be drained: a full pipe blocks the child. `onStderr` gets whole lines, redacted:
     // a chunk can end in the middle of a secret, a line cannot. A line is held until it ends, so one that
@@ -291,15 +284,6 @@ export const make: (
       Effect.forkDaemon
     )
 
-    // One writer for the whole life of the process: stdin is a single sink run once.
-    const input = WriteQueue.make<Uint8Array>()
-    const encoder = new TextEncoder()
-    // The queue never fails: the sink is run without `Stream.run`'s handling of a failing upstream.
-    yield* Channel.runDrain(Channel.pipeTo(input.channel, Sink.toChannel(proc.stdin))).pipe(
-      Effect.ignore,
-      Effect.forkDaemon
-    )
-
     const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
 
     const exitError = (status: ExitStatus, options?: { readonly duringTurn?: boolean | undefined }) =>
@@ -313,18 +297,17 @@ export const make: (
         })
       )
 
-    // One step on the hot path: the queue is unbounded, so offering never waits.
-    const unsafeWriteLine = (line: string): boolean =>
-      exitStatus === undefined && input.offer(encoder.encode(line + "\n"))
+    // One step on the hot path: writing never waits.
+    const unsafeWriteLine = (line: string): boolean => exitStatus === undefined && proc.write(line + "\n")
     const writeLine = (line: string): Effect.Effect<void, CliExitError> =>
       Effect.suspend(() => {
         if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
-        return input.offer(encoder.encode(line + "\n"))
+        return proc.write(line + "\n")
           ? Effect.void
           : Effect.flip(Effect.flatMap(Deferred.await(exited), (status) => exitError(status)))
       })
 
-    const endInput = Effect.sync(input.end)
+    const endInput = Effect.sync(proc.endInput)
     const awaitExit = Deferred.await(exited)
     const closeGrace = config.closeGracePeriod ?? shutdownDefaults.closeGracePeriod
     const killGrace = config.killGracePeriod ?? shutdownDefaults.killGracePeriod
@@ -346,7 +329,7 @@ export const make: (
     // reused, so it is never signalled again; its group is, when it had one (a group id is not reused
     // while any member lives).
     const signal = (name: NodeJS.Signals) =>
-      Effect.flatMap(Effect.orElseSucceed(proc.isRunning, () => false), (running) =>
+      Effect.flatMap(proc.isRunning, (running) =>
         Effect.sync(() => {
           if (ownGroup && trySignal(-pid, name)) return
           if (running) trySignal(pid, name)
@@ -375,8 +358,8 @@ export const make: (
     // shells started in sessions of their own.
     const killLeftovers = Effect.zipRight(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL", pidWindow))
 
-    // Runs before Command's own finalizer (finalizers run in reverse order), which would otherwise
-    // send SIGTERM and wait without bound.
+    // Runs before the spawner's own finalizer (finalizers run in reverse order): Command's would
+    // otherwise send SIGTERM and wait without bound.
     yield* Effect.addFinalizer(() => Effect.zipRight(shutdown(), killLeftovers))
 
     // Once the CLI has exited, its stdout ends by itself at once, unless a process it started (a
@@ -410,7 +393,9 @@ export const make: (
       Effect.zipRight(exitCode, Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
     )
     const maxLineChars = config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS
-    const lines = LineFraming.frameLines(maxLineChars, redactor)(Stream.ensuring(proc.stdout, stdoutEnded))
+    const lines = LineFraming.frameLines(maxLineChars, redactor)(
+      Stream.ensuring(Stream.repeatEffectChunkOption(proc.stdout), stdoutEnded)
+    )
     const readLines = <E, R>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>) =>
       Effect.ensuring(LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines), stdoutEnded)
 

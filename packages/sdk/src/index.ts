@@ -48,6 +48,20 @@ export * as ClaudeCode from "./ClaudeCode.js"
 export * as CliProcess from "./CliProcess.js"
 
 /**
+ * How the `claude` child process is started and its pipes reached.
+ *
+ * @since 0.2.0
+ */
+export * as CliSpawner from "./CliSpawner.js"
+
+/**
+ * The CLI started with `node:child_process` directly (the fast path on Node).
+ *
+ * @since 0.2.0
+ */
+export * as NodeCliSpawner from "./NodeCliSpawner.js"
+
+/**
  * The control requests the SDK sends the CLI, as typed request/response
  * pairs, and their table.
  *

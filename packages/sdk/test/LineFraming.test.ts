@@ -10,6 +10,12 @@ const encoder = new TextEncoder()
 // Any Unicode text (multi-byte characters included, which the cuts split).
 const AnyText = Schema.String.annotations({ arbitrary: () => (fc) => fc.string({ unit: "binary" }) })
 
+// `readLines` over a stream's pull, as the CLI's spawner gives stdout.
+const readStream =
+  <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
+  <E2>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2>) =>
+    Effect.scoped(Effect.flatMap(Stream.toPull(source), (pull) => LineFraming.readLines(pull, maxLineChars)(onLines)))
+
 // The two ways to read lines: pulled (a stream of lines) and pushed (batches handed to a consumer).
 const readers = {
   pulled: <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
@@ -18,7 +24,7 @@ const readers = {
     Effect.suspend(() => {
       const lines: Array<string> = []
       return Effect.as(
-        LineFraming.readLines(source, maxLineChars)((batch) => Effect.sync(() => lines.push(...batch))),
+        readStream(source, maxLineChars)((batch) => Effect.sync(() => lines.push(...batch))),
         lines as ReadonlyArray<string>
       )
     })
@@ -112,7 +118,7 @@ describe("line framing, pushed: the consumer", () => {
   it.effect("gets the lines a batch at a time, in order, and its failure ends the reading", () =>
     Effect.gen(function*() {
       const batches: Array<ReadonlyArray<string>> = []
-      const error = yield* LineFraming.readLines(
+      const error = yield* readStream(
         Stream.fromChunks(
           Chunk.make(encoder.encode("a\nb\n")),
           Chunk.make(encoder.encode("c\n")),
@@ -129,7 +135,7 @@ describe("line framing, pushed: the consumer", () => {
 
   it.effect("a consumer's failure on the last, unterminated line is its own, not the source's", () =>
     Effect.gen(function*() {
-      const error = yield* LineFraming.readLines(Stream.make(encoder.encode("a\nlast")), 1024)((batch) =>
+      const error = yield* readStream(Stream.make(encoder.encode("a\nlast")), 1024)((batch) =>
         batch.includes("last") ? Effect.fail("refused" as const) : Effect.void
       ).pipe(Effect.flip)
       assert.strictEqual(error, "refused")

@@ -39,7 +39,7 @@ import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
 import * as Util from "node:util"
-import { bash, harness, isAlive, Logs, processesIn, Workspace } from "./utils/harness.js"
+import { bash, harness, isAlive, Logs, processesIn, spawnerLayer, Workspace } from "./utils/harness.js"
 import { makeRecordingTracer } from "./utils/recordingTracer.js"
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
@@ -158,7 +158,7 @@ describe("a shutdown that cannot hang", () => {
       assert.isBelow(Date.now() - started, 3_000)
       assert.strictEqual(status.signal, "SIGKILL")
       assert.isFalse(isAlive(cli.pid))
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.scoped, Effect.provide(Layer.merge(NodeContext.layer, spawnerLayer))))
 
   it.live("with an executor that does not spawn detached: the pid is signalled, never after it exited", () =>
     Effect.gen(function*() {
@@ -317,7 +317,7 @@ describe("secrets never leak", () => {
       yield* eventually(() => seen.join("").includes("done"), "the stderr line")
       assert.strictEqual(seen.join(""), "key=<redacted> done\n")
       assertNoPieceOf(apiKey, seen.join("|"), "onStderr")
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.scoped, Effect.provide(Layer.merge(NodeContext.layer, spawnerLayer))))
 
   it.live("a spawn failure carries no MCP token nor user secret in any of its surfaces", () =>
     Effect.gen(function*() {
@@ -390,7 +390,7 @@ describe("spawn failures explain themselves", () => {
       assert.strictEqual(error?.reason, "SpawnFailed")
       assert.include(error?.message, `${file} (option \`cwd\`) is not a directory`)
       Fs.rmSync(dir, { recursive: true, force: true })
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(Layer.merge(NodeContext.layer, spawnerLayer))))
 
   it.live("an executable without its exec bit is reported as not executable, not as not found", () =>
     Effect.gen(function*() {

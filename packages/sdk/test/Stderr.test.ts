@@ -17,7 +17,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as NodePath from "node:path"
-import { harness, isAlive, Logs } from "./utils/harness.js"
+import { harness, isAlive, Logs, spawnerLayer } from "./utils/harness.js"
 
 const faultyCli = NodePath.join(import.meta.dirname, "fixtures", "faulty-claude.mjs")
 const apiKey = "sk-ant-api03-STDERR-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -200,7 +200,7 @@ describe("stderr lines from CliProcess", () => {
       const until = Date.now() + 5_000
       while (!seen.includes("<end>") && Date.now() < until) yield* Effect.sleep("20 millis")
       assert.strictEqual(seen.join(""), "aaaaaaaaaa<redac…\nnext line\npartial<end>")
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.scoped, Effect.provide(Layer.merge(NodeContext.layer, spawnerLayer))))
 })
 
 describe("a session over a provided CliProcess", () => {

@@ -3,7 +3,7 @@
  * against the testkit's ScriptedModel, in a fresh working directory, with a
  * log sink to assert on; and the process checks (no orphan CLI) they make.
  */
-import { ClaudeCode } from "@claude-effect/sdk"
+import { ClaudeCode, NodeCliSpawner } from "@claude-effect/sdk"
 import type * as ClaudeOptions from "@claude-effect/sdk/ClaudeOptions"
 import { ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -53,6 +53,16 @@ const logsLayer = Layer.unwrapEffect(Effect.sync(() => {
 const testEnv = { CLAUDE_CODE_MAX_RETRIES: "2" }
 
 /**
+ * How the harness starts the CLI: `NodeCliSpawner` (what the docs recommend on Node), or the
+ * platform's `CommandExecutor` when `CLAUDE_EFFECT_TEST_SPAWNER=command` (the SDK package's second
+ * test project runs its suite that way, so each spawner runs every end-to-end test).
+ */
+export const spawnerName: "node" | "command" = process.env.CLAUDE_EFFECT_TEST_SPAWNER === "command" ? "command" : "node"
+
+/** The spawner layer of {@link spawnerName}. */
+export const spawnerLayer = spawnerName === "node" ? NodeCliSpawner.layer : Layer.empty
+
+/**
  * The layer for one end-to-end test: a ScriptedModel serving `script`, a
  * temp working directory, and `ClaudeCode` pointed at both.
  */
@@ -80,7 +90,9 @@ export const harness = (
     Effect.gen(function*() {
       const env = yield* ScriptedModel.cliEnv
       const { cwd } = yield* Workspace
-      return ClaudeCode.layer({ cwd, ...options, env: { ...env, ...testEnv, ...options.env } })
+      return ClaudeCode.layer({ cwd, ...options, env: { ...env, ...testEnv, ...options.env } }).pipe(
+        Layer.provide(spawnerLayer)
+      )
     })
   )
   return claude.pipe(

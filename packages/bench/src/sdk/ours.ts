@@ -8,28 +8,24 @@
 import {
   ClaudeCode,
   CliProcess,
+  CliSpawner,
   ControlRouter,
   HookLayer,
   HookResult,
+  NodeCliSpawner,
   PermissionGate,
   PermissionResult,
   Protocol,
   SessionPool
 } from "@claude-effect/sdk"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
-import * as NodeSink from "@effect/platform-node/NodeSink"
-import * as NodeStream from "@effect/platform-node/NodeStream"
-import * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as PlatformError from "@effect/platform/Error"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as Inspectable from "effect/Inspectable"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
+import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -42,9 +38,10 @@ import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLI
 import { probe } from "./oursProbe.js"
 import { fakeCliPipes, loadReplay, pingPongPipes, replayChunks } from "./replayFeed.js"
 
+// The CLI started as the docs recommend on Node: NodeCliSpawner.
 const claude = (job: Job) =>
   ClaudeCode.layer({ executable: job.executable, cwd: job.cwd, env: { ...job.env } }).pipe(
-    Layer.provide(NodeContext.layer),
+    Layer.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
     Layer.orDie
   )
 
@@ -94,35 +91,40 @@ const partial = (_job: Job) =>
 
 const FAKE_PID = 2147483646
 
-/** A CommandExecutor whose only process is the replay feed, wired like the Node executor wires a child. */
-const fakeExecutor = (
+/** A CliSpawner whose only process is the replay feed, wired as NodeCliSpawner wires a child. */
+const fakeSpawner = (
   pipes: { readonly stdin: Writable; readonly stdout: Readable; readonly done: Promise<void> }
-): CommandExecutor.CommandExecutor => {
-  const toError = (method: string) => (cause: unknown) =>
-    new PlatformError.SystemError({ reason: "Unknown", module: "Command", method, cause })
-  const process: CommandExecutor.Process = {
-    [CommandExecutor.ProcessTypeId]: CommandExecutor.ProcessTypeId,
-    pid: CommandExecutor.ProcessId(FAKE_PID),
-    exitCode: Effect.as(Effect.promise(() => pipes.done), CommandExecutor.ExitCode(0)),
-    isRunning: Effect.succeed(true),
-    kill: () => Effect.sync(() => pipes.stdout.destroy()),
-    stdin: NodeSink.fromWritable(() => pipes.stdin, toError("stdin")),
-    stdout: NodeStream.fromReadable(() => pipes.stdout, toError("stdout")),
-    stderr: Stream.empty,
-    toJSON: () => ({ _id: "FakeProcess", pid: FAKE_PID }),
-    toString: () => "FakeProcess",
-    [Inspectable.NodeInspectSymbol]: () => "FakeProcess"
-  }
-  return CommandExecutor.makeExecutor(() => Effect.succeed(process))
-}
+): CliSpawner.CliSpawner.Service => ({
+  spawn: () =>
+    Effect.sync(() => {
+      let ended = false
+      pipes.stdin.on("error", () => {})
+      return {
+        pid: FAKE_PID,
+        stdout: NodeCliSpawner.pullReadable(pipes.stdout),
+        stderr: Effect.fail(Option.none()),
+        write: (text) => {
+          if (ended) return false
+          pipes.stdin.write(text)
+          return true
+        },
+        endInput: () => {
+          if (ended) return
+          ended = true
+          pipes.stdin.end()
+        },
+        exit: Effect.as(Effect.promise(() => pipes.done), { code: 0, signal: null }),
+        isRunning: Effect.succeed(true)
+      }
+    })
+})
 
 /** ClaudeCode whose CLI is the given fake pipes. */
-const fakeClaude = (job: Job, pipes: Parameters<typeof fakeExecutor>[0]) =>
+const fakeClaude = (job: Job, pipes: Parameters<typeof fakeSpawner>[0]) =>
   ClaudeCode.layer({ executable: job.executable, cwd: job.cwd, env: { ...job.env } }).pipe(
     Layer.provide(Layer.mergeAll(
-      NodeFileSystem.layer,
-      NodePath.layer,
-      Layer.succeed(CommandExecutor.CommandExecutor, fakeExecutor(pipes))
+      NodeContext.layer,
+      Layer.succeed(CliSpawner.CliSpawner, fakeSpawner(pipes))
     )),
     Layer.orDie
   )
@@ -185,8 +187,9 @@ const replayStages = (job: Job) =>
     for (const line of texts) Protocol.decodeStdoutLine(line)
     const decode = rate(now() - t0)
 
-    const executor = (pipes: Parameters<typeof fakeExecutor>[0]) =>
-      Effect.provideService(CommandExecutor.CommandExecutor, fakeExecutor(pipes))
+    // (CliProcess.make asks for a CommandExecutor by type; the spawner provided is the one used.)
+    const executor = (pipes: Parameters<typeof fakeSpawner>[0]) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(Effect.provideService(CliSpawner.CliSpawner, fakeSpawner(pipes)), Effect.provide(NodeContext.layer))
     const spawnFake = CliProcess.make({ executable: job.executable, args: [], env: {} })
 
     // Each stage runs once on a tenth of the lines to warm up, then on all of them, timed.

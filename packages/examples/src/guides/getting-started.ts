@@ -30,6 +30,20 @@ program.pipe(
 )
 // #endregion
 
+// #region node-spawner
+import { NodeCliSpawner } from "@claude-effect/sdk"
+import { Layer } from "effect"
+
+// On Node: the CLI started with node:child_process directly (else through the platform's CommandExecutor).
+const NodePlatform = Layer.merge(NodeCliSpawner.layer, NodeContext.layer)
+
+program.pipe(
+  Effect.provide(ClaudeCode.layer()),
+  Effect.provide(NodePlatform),
+  NodeRuntime.runMain
+)
+// #endregion
+
 // #region defaults
 // Defaults for every query and session of the program; each call can override them.
 const Claude = ClaudeCode.layer({

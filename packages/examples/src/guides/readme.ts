@@ -3,7 +3,7 @@
  * `pnpm check` type-checks this file.
  */
 // #region example
-import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult } from "@claude-effect/sdk"
+import { ClaudeCode, HookLayer, HookResult, NodeCliSpawner, PermissionGate, PermissionResult } from "@claude-effect/sdk"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer, Stream } from "effect"
 
@@ -27,7 +27,8 @@ const gate = PermissionGate.layer((request) =>
 ClaudeCode.query("Free some disk space in ./tmp").pipe(
   Stream.runForEach((message) => Console.log(message.type)),
   Effect.provide(Layer.mergeAll(guard, gate, ClaudeCode.layer())),
-  Effect.provide(NodeContext.layer),
+  // NodeCliSpawner: the CLI started with node:child_process directly (docs/getting-started.md).
+  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
   NodeRuntime.runMain
 )
 // #endregion

@@ -144,40 +144,39 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
   )
 
 /**
- * Pulls `self` in the caller's fiber, one chunk at a time: `f` gets each chunk,
- * `end` gets how the stream stopped (`None` at its end, else its error). A
+ * Pulls `pull` in the caller's fiber, one chunk at a time: `f` gets each chunk,
+ * `end` gets how the source stopped (`None` at its end, else its error). A
  * stream run adds a sink stage and a fiber of its own, and its setup and
- * teardown cost about three times this loop's (a session reads two streams of
+ * teardown cost about three times this loop's (a session reads two pipes of
  * its CLI this way).
  */
 const pullEach = <A, E, R, E2, R2, E3, R3>(
-  self: Stream.Stream<A, E, R>,
+  pull: Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>,
   f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>,
   end: (stopped: Option.Option<E>) => Effect.Effect<void, E3, R3>
-): Effect.Effect<void, E2 | E3, R | R2 | R3> =>
-  Effect.scoped(Effect.flatMap(Stream.toPull(self), (pull) => {
-    const loop: Effect.Effect<void, E2 | E3, R | R2 | R3> = Effect.matchEffect(pull, {
-      onFailure: end,
-      onSuccess: (chunk) => Effect.zipRight(f(chunk), loop)
-    })
-    return loop
-  }))
+): Effect.Effect<void, E2 | E3, R | R2 | R3> => {
+  const loop: Effect.Effect<void, E2 | E3, R | R2 | R3> = Effect.matchEffect(pull, {
+    onFailure: end,
+    onSuccess: (chunk) => Effect.zipRight(f(chunk), loop)
+  })
+  return loop
+}
 
 /**
- * `Stream.runForEachChunk`, as a loop that pulls the stream in the caller's
- * fiber (see {@link pullEach}). Ends with the stream, fails with it, or with
- * `f`.
+ * `Stream.runForEachChunk` over a pull (`Stream.toPull`'s), as a loop in the
+ * caller's fiber (see {@link pullEach}). Ends with the source, fails with it,
+ * or with `f`.
  *
  * @internal
  */
 export const forEachChunk = <A, E, R, E2, R2>(
-  self: Stream.Stream<A, E, R>,
+  pull: Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>,
   f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>
 ): Effect.Effect<void, E | E2, R | R2> =>
-  pullEach(self, f, (stopped) => Option.isNone(stopped) ? Effect.void : Effect.fail(stopped.value))
+  pullEach(pull, f, (stopped) => Option.isNone(stopped) ? Effect.void : Effect.fail(stopped.value))
 
 /**
- * The lines of a byte stream, pushed: `onLines` gets each batch of lines as
+ * The lines of a byte source, pushed: `onLines` gets each batch of lines as
  * it is framed, in the caller's fiber, one batch at a time. The same lines,
  * end and failures as {@link frameLines}, with no stream stage between the
  * source and `onLines` (the source is pulled by the loop of
@@ -186,7 +185,7 @@ export const forEachChunk = <A, E, R, E2, R2>(
  * @internal
  */
 export const readLines = <E, R>(
-  self: Stream.Stream<Uint8Array, E, R>,
+  pull: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>, R>,
   maxLineChars: number,
   redactor: Redaction.Redactor = Redaction.none
 ) =>
@@ -196,7 +195,7 @@ export const readLines = <E, R>(
   Effect.suspend(() => {
     const framer = makeFramer(maxLineChars, redactor)
     return pullEach(
-      self,
+      pull,
       (chunk): Effect.Effect<void, ProtocolError | E2, R2> => {
         const out: Array<string> = []
         for (const bytes of chunk) {

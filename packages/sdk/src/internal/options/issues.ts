@@ -61,7 +61,8 @@ const NOT_OPTIONS: Readonly<Record<string, string>> = {
   canUseTool: "use PermissionGate.layer(handler) instead",
   hooks: "use HookLayer (hooks are Layers) instead",
   abortController: "interrupt the fiber, stream or scope instead",
-  spawnClaudeCodeProcess: "not supported: the SDK spawns the CLI itself",
+  spawnClaudeCodeProcess: "provide a CliSpawner service instead (NodeCliSpawner.layer on Node, or a spawner of " +
+    "your own that returns the process's pipes)",
   pathToClaudeCodeExecutable: "use `executable` (the path to the claude binary)",
   executableArgs: "not supported: the CLI is a native binary",
   onElicitation: "use ElicitationHandler.layer(handler) instead",

@@ -1,0 +1,106 @@
+/**
+ * How the `claude` child process is started and its pipes reached: the seam
+ * under `CliProcess`, as `spawnClaudeCodeProcess` is in the official SDK.
+ *
+ * Without a `CliSpawner` in context, the CLI is started through the
+ * platform's `CommandExecutor` ({@link fromCommandExecutor}). On Node,
+ * `NodeCliSpawner.layer` starts it with `node:child_process` directly and
+ * writes stdin without a stream in between, which takes about a quarter off
+ * the SDK's cost per control request (`packages/bench`, row 2).
+ *
+ * @since 0.2.0
+ */
+import type * as CommandExecutor from "@effect/platform/CommandExecutor"
+import type * as PlatformError from "@effect/platform/Error"
+import type * as Chunk from "effect/Chunk"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import type * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import type { ExitStatus } from "./CliProcess.js"
+import * as internal from "./internal/commandSpawner.js"
+
+/**
+ * @since 0.2.0
+ * @category Tags
+ */
+export class CliSpawner extends Context.Tag("@claude-effect/sdk/CliSpawner")<CliSpawner, CliSpawner.Service>() {}
+
+/**
+ * @since 0.2.0
+ */
+export declare namespace CliSpawner {
+  /**
+   * @since 0.2.0
+   * @category Models
+   */
+  export interface Service {
+    /**
+     * Starts `command` with stdin, stdout and stderr piped, in a process group of its own where the
+     * platform has them. Succeeds once the process runs; fails with the platform's error when it could
+     * not start (`CliProcess` turns that into a `CliExitError` saying what to fix). Closing the scope
+     * releases the pipes, and kills the process if it still runs: `CliProcess` has shut it down
+     * gracefully before.
+     */
+    readonly spawn: (command: Command) => Effect.Effect<SpawnedProcess, PlatformError.PlatformError, Scope.Scope>
+  }
+}
+
+/**
+ * What to start.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export interface Command {
+  readonly executable: string
+  readonly args: ReadonlyArray<string>
+  /** The complete environment of the child (nothing is inherited). */
+  readonly env: Readonly<Record<string, string>>
+  readonly cwd?: string | undefined
+}
+
+/**
+ * The next chunk of bytes of an output pipe, as `Stream.toPull` gives them:
+ * fails with `None` once the pipe has closed. A read error closes it too (the
+ * exit status says why the process went away). Single consumer.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type Pull = Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<never>>
+
+/**
+ * A started process.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export interface SpawnedProcess {
+  readonly pid: number
+  readonly stdout: Pull
+  readonly stderr: Pull
+  /**
+   * Writes text to stdin as UTF-8, in order, without waiting (nothing is lost while the process reads
+   * slowly: what it has not read yet is buffered). `false` once stdin has ended; what is written to a
+   * process that has exited is dropped.
+   */
+  readonly write: (text: string) => boolean
+  /** Ends stdin once everything written before has been. Idempotent. */
+  readonly endInput: () => void
+  /** Waits for the process to exit. */
+  readonly exit: Effect.Effect<ExitStatus>
+  /** Whether the process still runs (has not been reaped): its pid is still its own. */
+  readonly isRunning: Effect.Effect<boolean>
+}
+
+/**
+ * Starts the CLI through the platform's `CommandExecutor`: stdin is a sink fed
+ * by one long-lived writer, stdout and stderr are pulled from its streams.
+ * What `CliProcess` uses when no `CliSpawner` is provided.
+ *
+ * @since 0.2.0
+ * @category Constructors
+ */
+export const fromCommandExecutor: (executor: CommandExecutor.CommandExecutor) => CliSpawner.Service =
+  internal.fromCommandExecutor

@@ -1,0 +1,166 @@
+/**
+ * `CliSpawner` over `node:child_process`: stdin written directly, stdout and
+ * stderr pulled from what their `data` events buffered.
+ *
+ * @internal
+ */
+import * as PlatformError from "@effect/platform/Error"
+import * as Chunk from "effect/Chunk"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ChildProcess from "node:child_process"
+import type { Readable } from "node:stream"
+import type { ExitStatus } from "../CliProcess.js"
+import type * as CliSpawner from "../CliSpawner.js"
+
+// How many chunks a pipe buffers before it is paused until the reader takes them (the child then
+// waits on a full pipe, as it would with a slow reader of a stream).
+const PAUSE_AT_CHUNKS = 16
+
+const closed: Effect.Effect<never, Option.Option<never>> = Effect.fail(Option.none())
+
+/** @internal */
+export const pullOf = (readable: Readable): CliSpawner.Pull => {
+  let buffered: Array<Uint8Array> = []
+  let ended = false
+  let waiting: ((take: CliSpawner.Pull) => void) | undefined
+
+  const takeBuffered: CliSpawner.Pull = Effect.suspend(() => {
+    if (buffered.length === 0) return closed
+    const taken = buffered
+    buffered = []
+    if (!ended && readable.isPaused()) readable.resume()
+    return Effect.succeed(Chunk.unsafeFromArray(taken))
+  })
+  const wake = () => {
+    const resume = waiting
+    if (resume !== undefined) {
+      waiting = undefined
+      resume(takeBuffered)
+    }
+  }
+  const end = () => {
+    ended = true
+    wake()
+  }
+  readable.on("data", (bytes: Uint8Array) => {
+    buffered.push(bytes)
+    if (buffered.length >= PAUSE_AT_CHUNKS) readable.pause()
+    wake()
+  })
+  // A read error closes the pipe, as its end does: the exit status says why.
+  readable.on("error", end)
+  readable.on("close", end)
+  readable.on("end", end)
+
+  return Effect.suspend(() => {
+    if (buffered.length > 0 || ended) return takeBuffered
+    return Effect.async<Chunk.Chunk<Uint8Array>, Option.Option<never>>((resume) => {
+      waiting = resume
+      return Effect.sync(() => {
+        if (waiting === resume) waiting = undefined
+      })
+    })
+  })
+}
+
+// Only the error's code: Node's spawn error carries the argument list, which may hold a token.
+const spawnError = (error: unknown): PlatformError.PlatformError => {
+  const code = (error as { readonly code?: unknown } | null)?.code
+  const safeCode = typeof code === "string" ? code : "UNKNOWN"
+  return new PlatformError.SystemError({
+    reason: safeCode === "ENOENT"
+      ? "NotFound"
+      : safeCode === "EACCES" || safeCode === "EPERM"
+      ? "PermissionDenied"
+      : "Unknown",
+    module: "Command",
+    method: "spawn",
+    description: `spawn failed (${safeCode})`,
+    cause: Object.assign(new Error(`spawn ${safeCode}`), { code: safeCode })
+  })
+}
+
+const ownGroups = process.platform !== "win32"
+
+interface Started {
+  readonly child: ChildProcess.ChildProcessWithoutNullStreams
+  readonly pid: number
+}
+
+/** @internal */
+export const spawner: CliSpawner.CliSpawner.Service = {
+  spawn: (command) =>
+    Effect.gen(function*() {
+      const exited = yield* Deferred.make<ExitStatus>()
+      const { child, pid } = yield* Effect.acquireRelease(
+        Effect.async<Started, PlatformError.PlatformError>((resume) => {
+          let child: ChildProcess.ChildProcessWithoutNullStreams
+          try {
+            child = ChildProcess.spawn(command.executable, command.args, {
+              stdio: "pipe",
+              env: command.env,
+              ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
+              // A process group of its own: the shells and tools it starts are signalled with it.
+              detached: ownGroups
+            })
+          } catch (error) {
+            resume(Effect.fail(spawnError(error)))
+            return
+          }
+          child.on("exit", (code, signal) => {
+            Deferred.unsafeDone(exited, Effect.succeed({ code, signal }))
+          })
+          const failed = (error: unknown) => Effect.fail(spawnError(error))
+          const onError = (error: unknown) => resume(failed(error))
+          child.once("error", onError)
+          child.once("spawn", () => {
+            child.off("error", onError)
+            // Later errors (a signal that could not be sent) change nothing the exit status does not say.
+            child.on("error", () => {})
+            // Node leaves the pid undefined only where the spawn failed.
+            resume(child.pid !== undefined ? Effect.succeed({ child, pid: child.pid }) : failed(undefined))
+          })
+          return Effect.sync(() => {
+            child.kill("SIGKILL")
+          })
+        }),
+        ({ child, pid }) =>
+          Effect.sync(() => {
+            // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
+            // are released even when a process the CLI left holds their other ends.
+            if (child.exitCode === null && child.signalCode === null) {
+              try {
+                process.kill(ownGroups ? -pid : pid, "SIGKILL")
+              } catch {
+                child.kill("SIGKILL")
+              }
+            }
+            child.stdin.destroy()
+            child.stdout.destroy()
+            child.stderr.destroy()
+          })
+      )
+      // Writing to a CLI that has gone fails with EPIPE: the exit status says why, the bytes are dropped.
+      child.stdin.on("error", () => {})
+      let inputEnded = false
+      return {
+        pid,
+        stdout: pullOf(child.stdout),
+        stderr: pullOf(child.stderr),
+        write: (text) => {
+          if (inputEnded) return false
+          child.stdin.write(text)
+          return true
+        },
+        endInput: () => {
+          if (inputEnded) return
+          inputEnded = true
+          child.stdin.end()
+        },
+        exit: Deferred.await(exited),
+        isRunning: Effect.sync(() => child.exitCode === null && child.signalCode === null)
+      }
+    })
+}

@@ -1,0 +1,127 @@
+/**
+ * The spawners under CliProcess, one suite against each: the platform's CommandExecutor and
+ * node:child_process. Real processes (sh, cat, head), checked by what they did and by pid.
+ */
+import { CliSpawner, NodeCliSpawner } from "@claude-effect/sdk"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as CommandExecutor from "@effect/platform/CommandExecutor"
+import { assert, describe, it } from "@effect/vitest"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Scope from "effect/Scope"
+import { isAlive } from "./utils/harness.js"
+
+const spawners: ReadonlyArray<readonly [string, Effect.Effect<CliSpawner.CliSpawner.Service>]> = [
+  [
+    "CommandExecutor",
+    Effect.map(CommandExecutor.CommandExecutor, CliSpawner.fromCommandExecutor).pipe(
+      Effect.provide(NodeContext.layer)
+    )
+  ],
+  ["NodeCliSpawner", Effect.succeed(NodeCliSpawner.spawner)]
+]
+
+const PATH = process.env.PATH ?? "/usr/bin:/bin"
+const sh = (script: string, env: Record<string, string> = {}): CliSpawner.Command => ({
+  executable: "/bin/sh",
+  args: ["-c", script],
+  env: { PATH, ...env }
+})
+
+/** Everything a pipe gives until it closes, decoded; `pause` between pulls makes a slow reader. */
+const readAll = (pull: CliSpawner.Pull, pause?: Effect.Effect<void>) =>
+  Effect.suspend(() => {
+    let bytes = 0
+    const decoder = new TextDecoder()
+    let text = ""
+    const loop: Effect.Effect<{ readonly bytes: number; readonly text: string }> = Effect.matchEffect(pull, {
+      onFailure: () => Effect.sync(() => ({ bytes, text: text + decoder.decode() })),
+      onSuccess: (chunk) => {
+        for (const piece of Chunk.toReadonlyArray(chunk)) {
+          bytes += piece.length
+          if (text.length < 1 << 16) text += decoder.decode(piece, { stream: true })
+        }
+        return pause === undefined ? loop : Effect.zipRight(pause, loop)
+      }
+    })
+    return loop
+  })
+
+for (const [name, makeSpawner] of spawners) {
+  describe(`CliSpawner: ${name}`, () => {
+    it.scopedLive("stdin is written in order, ends when told, and stdout gives it back until the pipe closes", () =>
+      Effect.gen(function*() {
+        const spawner = yield* makeSpawner
+        const cat = yield* spawner.spawn({ executable: "cat", args: [], env: { PATH } })
+        assert.isTrue(cat.write("first line\n"))
+        assert.isTrue(cat.write("ünïcödé ✓\n"))
+        cat.endInput()
+        assert.isFalse(cat.write("after the end\n"), "nothing is written once stdin has ended")
+        const out = yield* readAll(cat.stdout)
+        assert.strictEqual(out.text, "first line\nünïcödé ✓\n")
+        assert.deepStrictEqual(yield* cat.exit, { code: 0, signal: null })
+        assert.isFalse(yield* cat.isRunning)
+      }))
+
+    it.scopedLive("an exit code, a death by signal and stderr are reported as they happened", () =>
+      Effect.gen(function*() {
+        const spawner = yield* makeSpawner
+        const failing = yield* spawner.spawn(sh("echo oops >&2; exit 3"))
+        assert.strictEqual((yield* readAll(failing.stderr)).text, "oops\n")
+        assert.deepStrictEqual(yield* failing.exit, { code: 3, signal: null })
+        const killed = yield* spawner.spawn(sh("kill -TERM $$; sleep 5"))
+        assert.deepStrictEqual(yield* killed.exit, { code: null, signal: "SIGTERM" })
+      }))
+
+    it.scopedLive("the environment is exactly the one given: nothing is inherited", () =>
+      Effect.gen(function*() {
+        const spawner = yield* makeSpawner
+        const child = yield* spawner.spawn(sh("echo \"[$HOME][$GIVEN]\"", { GIVEN: "yes" }))
+        assert.strictEqual((yield* readAll(child.stdout)).text, "[][yes]\n")
+      }))
+
+    it.scopedLive("a slow reader loses nothing: 8 MiB arrive whole, whatever the pace of the pulls", () =>
+      Effect.gen(function*() {
+        const spawner = yield* makeSpawner
+        const child = yield* spawner.spawn({
+          executable: "head",
+          args: ["-c", String(8 << 20), "/dev/zero"],
+          env: { PATH }
+        })
+        const out = yield* readAll(child.stdout, Effect.sleep("1 millis"))
+        assert.strictEqual(out.bytes, 8 << 20)
+        assert.deepStrictEqual(yield* child.exit, { code: 0, signal: null })
+      }))
+
+    it.live("the process leads a group of its own, and closing the scope kills what still runs", () =>
+      Effect.gen(function*() {
+        const spawner = yield* makeSpawner
+        const scope = yield* Scope.make()
+        // The CommandExecutor's own finalizer sends SIGTERM and waits: this child does not ignore it.
+        const child = yield* spawner.spawn(sh("sleep 30")).pipe(Scope.extend(scope))
+        assert.isTrue(isAlive(child.pid))
+        assert.doesNotThrow(() => process.kill(-child.pid, 0), "the child's pid is its process group's id")
+        assert.isTrue(yield* child.isRunning)
+        yield* Scope.close(scope, Exit.void)
+        const until = Date.now() + 5_000
+        while (isAlive(child.pid) && Date.now() < until) yield* Effect.sleep("20 millis")
+        assert.isFalse(isAlive(child.pid))
+      }))
+
+    it.scopedLive("a missing executable fails with the platform's NotFound, with the error's code as its cause", () =>
+      Effect.gen(function*() {
+        const spawner = yield* makeSpawner
+        const error = yield* Effect.flip(
+          spawner.spawn({ executable: "/nonexistent/claude", args: ["--token=SECRET-ARGUMENT"], env: {} })
+        )
+        assert.strictEqual(error._tag, "SystemError")
+        assert.strictEqual(error._tag === "SystemError" ? error.reason : undefined, "NotFound")
+        assert.strictEqual((error.cause as { readonly code?: unknown } | undefined)?.code, "ENOENT")
+        if (name === "NodeCliSpawner") {
+          // (The CommandExecutor's error quotes the command line; CliProcess keeps only the code of either.)
+          assert.notInclude(`${String(error)} ${JSON.stringify(error)}`, "SECRET-ARGUMENT")
+        }
+      }))
+  })
+}
