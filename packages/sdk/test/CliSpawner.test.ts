@@ -9,7 +9,9 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as Scope from "effect/Scope"
+import { PassThrough } from "node:stream"
 import { isAlive } from "./utils/harness.js"
 
 const spawners: ReadonlyArray<readonly [string, Effect.Effect<CliSpawner.CliSpawner.Service>]> = [
@@ -125,3 +127,20 @@ for (const [name, makeSpawner] of spawners) {
       }))
   })
 }
+
+describe("NodeCliSpawner.pullReadable", () => {
+  it.live("a reader interrupted while it waits loses nothing: the next pull gets what arrived since", () =>
+    Effect.gen(function*() {
+      const pipe = new PassThrough()
+      const pull = NodeCliSpawner.pullReadable(pipe)
+      const waiting = yield* Effect.fork(pull)
+      yield* Effect.sleep("20 millis")
+      yield* Fiber.interrupt(waiting)
+      pipe.write("after the interruption\n")
+      pipe.end()
+      // The data event has come and woken the interrupted reader's (dead) resume before the next pull.
+      yield* Effect.sleep("20 millis")
+      const out = yield* readAll(pull)
+      assert.strictEqual(out.text, "after the interruption\n")
+    }))
+})

@@ -54,15 +54,13 @@ export const pullOf = (readable: Readable): CliSpawner.Pull => {
   readable.on("close", end)
   readable.on("end", end)
 
-  return Effect.suspend(() => {
-    if (buffered.length > 0 || ended) return takeBuffered
-    return Effect.async<Chunk.Chunk<Uint8Array>, Option.Option<never>>((resume) => {
-      waiting = resume
-      return Effect.sync(() => {
-        if (waiting === resume) waiting = undefined
-      })
-    })
+  // No canceler: an interrupted reader's resume is ignored, and what it would have taken stays buffered
+  // (the take runs only in a resumed fiber). A canceler would wrap every wait in an interruption
+  // handler: five more runtime steps per chunk read.
+  const wait = Effect.async<Chunk.Chunk<Uint8Array>, Option.Option<never>>((resume) => {
+    waiting = resume
   })
+  return Effect.suspend(() => buffered.length > 0 || ended ? takeBuffered : wait)
 }
 
 // Only the error's code: Node's spawn error carries the argument list, which may hold a token.

@@ -51,15 +51,14 @@ export const make = <A>(): WriteQueue<A> => {
     }
   }
 
-  const take: Effect.Effect<Chunk.Chunk<A> | undefined> = Effect.suspend(() => {
-    if (queued.length > 0 || ended) return takeQueued
-    return Effect.async<Chunk.Chunk<A> | undefined>((resume) => {
-      waiting = resume
-      return Effect.sync(() => {
-        if (waiting === resume) waiting = undefined
-      })
-    })
+  // No canceler: an interrupted writer's resume is ignored, and what it would have taken stays queued (the
+  // take runs only in a resumed fiber). A canceler would wrap every wait in an interruption handler.
+  const wait = Effect.async<Chunk.Chunk<A> | undefined>((resume) => {
+    waiting = resume
   })
+  const take: Effect.Effect<Chunk.Chunk<A> | undefined> = Effect.suspend(() =>
+    queued.length > 0 || ended ? takeQueued : wait
+  )
 
   const loop: Channel.Channel<Chunk.Chunk<A>, unknown, never, unknown, void, unknown> = Channel.flatMap(
     Channel.fromEffect(take),
