@@ -5,8 +5,8 @@
  * Without a `CliSpawner` in context, the CLI is started through the
  * platform's `CommandExecutor` ({@link fromCommandExecutor}). On Node,
  * `NodeCliSpawner.layer` starts it with `node:child_process` directly and
- * writes stdin without a stream in between, which takes about a quarter off
- * the SDK's cost per control request (`packages/bench`, row 2).
+ * writes stdin without a stream in between, which takes about 40 % off the
+ * SDK's CPU per control request (`packages/bench`, row 2).
  *
  * @since 0.2.0
  */

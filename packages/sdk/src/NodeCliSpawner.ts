@@ -1,8 +1,8 @@
 /**
  * The CLI started with `node:child_process` directly: stdin is written
  * without a stream in between and stdout is read from its `data` events,
- * which takes about a quarter off the SDK's cost per control request against
- * the platform's `CommandExecutor` (`packages/bench`, row 2). Signals, process
+ * which takes about 40 % off the SDK's CPU per control request against the
+ * platform's `CommandExecutor` (`packages/bench`, row 2). Signals, process
  * groups, exit statuses and spawn failures are the same as through the
  * `CommandExecutor`.
  *
