@@ -5,7 +5,7 @@
  * and `allowed.txt` (the gate allows). Usage: `node agent.js <working dir>`.
  * It prints one JSON line: the result text and the gate's questions.
  */
-import { ClaudeCode } from "@claude-effect/sdk"
+import { ClaudeCode, NodeCliSpawner } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
@@ -26,6 +26,7 @@ ClaudeCode.result("Write the two files.").pipe(
   Effect.flatMap((result) => Console.log(JSON.stringify({ result: result.result, asked }))),
   Effect.provide(Layer.mergeAll(guard, gate, claude)),
   Effect.provide(model),
-  Effect.provide(NodeContext.layer),
+  // The CLI started as getting-started.md recommends on Node (bundle.ts keeps the CommandExecutor).
+  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
   NodeRuntime.runMain
 )
