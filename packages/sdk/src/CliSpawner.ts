@@ -8,7 +8,7 @@
  * writes stdin without a stream in between, which takes about 40 % off the
  * SDK's CPU per control request (`packages/bench`, row 2).
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import type * as CommandExecutor from "@effect/platform/CommandExecutor"
 import type * as PlatformError from "@effect/platform/Error"
@@ -21,17 +21,17 @@ import type { ExitStatus } from "./CliProcess.js"
 import * as internal from "./internal/commandSpawner.js"
 
 /**
- * @since 0.2.0
+ * @since 0.1.0
  * @category Tags
  */
 export class CliSpawner extends Context.Tag("@claude-effect/sdk/CliSpawner")<CliSpawner, CliSpawner.Service>() {}
 
 /**
- * @since 0.2.0
+ * @since 0.1.0
  */
 export declare namespace CliSpawner {
   /**
-   * @since 0.2.0
+   * @since 0.1.0
    * @category Models
    */
   export interface Service {
@@ -49,7 +49,7 @@ export declare namespace CliSpawner {
 /**
  * What to start.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category Models
  */
 export interface Command {
@@ -65,7 +65,7 @@ export interface Command {
  * fails with `None` once the pipe has closed. A read error closes it too (the
  * exit status says why the process went away). Single consumer.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category Models
  */
 export type Pull = Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<never>>
@@ -73,7 +73,7 @@ export type Pull = Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<never>>
 /**
  * A started process.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category Models
  */
 export interface SpawnedProcess {
@@ -99,7 +99,7 @@ export interface SpawnedProcess {
  * by one long-lived writer, stdout and stderr are pulled from its streams.
  * What `CliProcess` uses when no `CliSpawner` is provided.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category Constructors
  */
 export const fromCommandExecutor: (executor: CommandExecutor.CommandExecutor) => CliSpawner.Service =

@@ -10,7 +10,7 @@
  * ClaudeCode.layer().pipe(Layer.provide(NodeCliSpawner.layer), Layer.provide(NodeContext.layer))
  * ```
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import * as Layer from "effect/Layer"
 import type { Readable } from "node:stream"
@@ -18,7 +18,7 @@ import { CliSpawner, type Pull } from "./CliSpawner.js"
 import * as internal from "./internal/nodeCliSpawner.js"
 
 /**
- * @since 0.2.0
+ * @since 0.1.0
  * @category Constructors
  */
 export const spawner: CliSpawner.Service = internal.spawner
@@ -28,13 +28,13 @@ export const spawner: CliSpawner.Service = internal.spawner
  * stderr: for a `CliSpawner` of your own (a CLI in a container, behind a
  * tunnel, or a test double) whose output is a Node stream.
  *
- * @since 0.2.0
+ * @since 0.1.0
  * @category Constructors
  */
 export const pullReadable: (readable: Readable) => Pull = internal.pullOf
 
 /**
- * @since 0.2.0
+ * @since 0.1.0
  * @category Layers
  */
 export const layer: Layer.Layer<CliSpawner> = Layer.succeed(CliSpawner, internal.spawner)

@@ -50,14 +50,14 @@ export * as CliProcess from "./CliProcess.js"
 /**
  * How the `claude` child process is started and its pipes reached.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export * as CliSpawner from "./CliSpawner.js"
 
 /**
  * The CLI started with `node:child_process` directly (the fast path on Node).
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export * as NodeCliSpawner from "./NodeCliSpawner.js"
 
