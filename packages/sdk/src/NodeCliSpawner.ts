@@ -12,9 +12,11 @@
  *
  * @since 0.1.0
  */
+import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { Readable } from "node:stream"
-import { CliSpawner, type Pull } from "./CliSpawner.js"
+import type { Readable, Writable } from "node:stream"
+import type { ExitStatus } from "./CliProcess.js"
+import { CliSpawner, type SpawnedProcess } from "./CliSpawner.js"
 import * as internal from "./internal/nodeCliSpawner.js"
 
 /**
@@ -24,14 +26,31 @@ import * as internal from "./internal/nodeCliSpawner.js"
 export const spawner: CliSpawner.Service = internal.spawner
 
 /**
- * A `Pull` over a Node `Readable`, as this spawner reads the CLI's stdout and
- * stderr: for a `CliSpawner` of your own (a CLI in a container, behind a
- * tunnel, or a test double) whose output is a Node stream.
+ * A CLI's pipes as Node streams, for a `CliSpawner` of your own (a CLI in a
+ * container, behind a tunnel, or a test double).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Pipes {
+  readonly pid: number
+  readonly stdin: Writable
+  readonly stdout: Readable
+  /** Absent: the process has no stderr to read. */
+  readonly stderr?: Readable | undefined
+  readonly exit: Effect.Effect<ExitStatus>
+  readonly isRunning: Effect.Effect<boolean>
+}
+
+/**
+ * The process of a `CliSpawner` over Node streams, read and written as this
+ * spawner does its own child's: stdin written directly, stdout and stderr
+ * pulled from their `data` events.
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const pullReadable: (readable: Readable) => Pull = internal.pullOf
+export const fromPipes: (pipes: Pipes) => SpawnedProcess = internal.fromPipes
 
 /**
  * @since 0.1.0

@@ -128,11 +128,17 @@ for (const [name, makeSpawner] of spawners) {
   })
 }
 
-describe("NodeCliSpawner.pullReadable", () => {
+describe("NodeCliSpawner.fromPipes", () => {
   it.live("a reader interrupted while it waits loses nothing: the next pull gets what arrived since", () =>
     Effect.gen(function*() {
       const pipe = new PassThrough()
-      const pull = NodeCliSpawner.pullReadable(pipe)
+      const pull = NodeCliSpawner.fromPipes({
+        pid: 0,
+        stdin: new PassThrough(),
+        stdout: pipe,
+        exit: Effect.never,
+        isRunning: Effect.succeed(true)
+      }).stdout
       const waiting = yield* Effect.fork(pull)
       yield* Effect.sleep("20 millis")
       yield* Fiber.interrupt(waiting)

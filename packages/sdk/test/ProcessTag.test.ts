@@ -26,14 +26,20 @@ const startTagged = (tag: string) =>
       })
   )
 
+// As CliProcess does: the fork count read before the spawn of the process standing in for the CLI, and
+// the window of pids allocated since that spawn.
+const windowOfStandIn = (tag: string) =>
+  Effect.gen(function*() {
+    const forks = ProcessTag.forkCount()
+    const spawn = yield* startTagged(`${tag}-cli`)
+    return ProcessTag.pidWindow(spawn, forks)
+  })
+
 describe.runIf(process.platform === "linux")("leftovers: processes found by their tag", () => {
   it.scopedLive("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
-      // As CliProcess does: the fork count before the spawn of the process standing in for the CLI.
-      const forks = ProcessTag.forkCount()
-      const spawn = yield* startTagged(`${tag}-first`)
-      const window = ProcessTag.pidWindow(spawn, forks)
+      const window = yield* windowOfStandIn(tag)
       assert.isDefined(window, "/proc shows this process's namespace here")
       const later = yield* startTagged(tag)
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", window), [later])
@@ -44,9 +50,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
-      const forks = ProcessTag.forkCount()
-      const spawn = yield* startTagged(`${tag}-cli`)
-      const window = ProcessTag.pidWindow(spawn, forks)
+      const window = yield* windowOfStandIn(tag)
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", window), [])
       assert.isTrue(isAlive(before))
       // Without a window every process is read.
@@ -57,9 +61,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
-      const forks = ProcessTag.forkCount()
-      const spawn = yield* startTagged(`${tag}-cli`)
-      const window = ProcessTag.pidWindow(spawn, forks)!
+      const window = (yield* windowOfStandIn(tag))!
       const lapped = { ...window, forks: window.forks - window.pidMax }
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL", lapped), [before])
       assert.isFalse(isAlive(before))

@@ -25,7 +25,6 @@ import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Mailbox from "effect/Mailbox"
-import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -96,27 +95,15 @@ const fakeSpawner = (
   pipes: { readonly stdin: Writable; readonly stdout: Readable; readonly done: Promise<void> }
 ): CliSpawner.CliSpawner.Service => ({
   spawn: () =>
-    Effect.sync(() => {
-      let ended = false
-      pipes.stdin.on("error", () => {})
-      return {
+    Effect.sync(() =>
+      NodeCliSpawner.fromPipes({
         pid: FAKE_PID,
-        stdout: NodeCliSpawner.pullReadable(pipes.stdout),
-        stderr: Effect.fail(Option.none()),
-        write: (text) => {
-          if (ended) return false
-          pipes.stdin.write(text)
-          return true
-        },
-        endInput: () => {
-          if (ended) return
-          ended = true
-          pipes.stdin.end()
-        },
+        stdin: pipes.stdin,
+        stdout: pipes.stdout,
         exit: Effect.as(Effect.promise(() => pipes.done), { code: 0, signal: null }),
         isRunning: Effect.succeed(true)
-      }
-    })
+      })
+    )
 })
 
 /** ClaudeCode whose CLI is the given fake pipes. */

@@ -13,6 +13,7 @@ import * as ChildProcess from "node:child_process"
 import type { Readable } from "node:stream"
 import type { ExitStatus } from "../CliProcess.js"
 import type * as CliSpawner from "../CliSpawner.js"
+import type * as NodeCliSpawner from "../NodeCliSpawner.js"
 
 // How many chunks a pipe buffers before it is paused until the reader takes them (the child then
 // waits on a full pipe, as it would with a slow reader of a stream).
@@ -56,11 +57,33 @@ export const pullOf = (readable: Readable): CliSpawner.Pull => {
 
   // No canceler: an interrupted reader's resume is ignored, and what it would have taken stays buffered
   // (the take runs only in a resumed fiber). A canceler would wrap every wait in an interruption
-  // handler: five more runtime steps per chunk read.
+  // handler: nine more runtime steps per chunk read.
   const wait = Effect.async<Chunk.Chunk<Uint8Array>, Option.Option<never>>((resume) => {
     waiting = resume
   })
   return Effect.suspend(() => buffered.length > 0 || ended ? takeBuffered : wait)
+}
+
+/** @internal */
+export const fromPipes = (pipes: NodeCliSpawner.Pipes): CliSpawner.SpawnedProcess => {
+  const stdin = pipes.stdin
+  // Writing to a process that has gone fails with EPIPE: its exit status says why, the bytes are dropped.
+  stdin.on("error", () => {})
+  return {
+    pid: pipes.pid,
+    stdout: pullOf(pipes.stdout),
+    stderr: pipes.stderr === undefined ? closed : pullOf(pipes.stderr),
+    write: (text) => {
+      if (stdin.writableEnded) return false
+      stdin.write(text)
+      return true
+    },
+    endInput: () => {
+      if (!stdin.writableEnded) stdin.end()
+    },
+    exit: pipes.exit,
+    isRunning: pipes.isRunning
+  }
 }
 
 // Only the error's code: Node's spawn error carries the argument list, which may hold a token.
@@ -92,6 +115,7 @@ export const spawner: CliSpawner.CliSpawner.Service = {
   spawn: (command) =>
     Effect.gen(function*() {
       const exited = yield* Deferred.make<ExitStatus>()
+      const running = (child: ChildProcess.ChildProcess) => child.exitCode === null && child.signalCode === null
       const { child, pid } = yield* Effect.acquireRelease(
         Effect.async<Started, PlatformError.PlatformError>((resume) => {
           let child: ChildProcess.ChildProcessWithoutNullStreams
@@ -120,15 +144,12 @@ export const spawner: CliSpawner.CliSpawner.Service = {
             // Node leaves the pid undefined only where the spawn failed.
             resume(child.pid !== undefined ? Effect.succeed({ child, pid: child.pid }) : failed(undefined))
           })
-          return Effect.sync(() => {
-            child.kill("SIGKILL")
-          })
         }),
         ({ child, pid }) =>
           Effect.sync(() => {
             // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
             // are released even when a process the CLI left holds their other ends.
-            if (child.exitCode === null && child.signalCode === null) {
+            if (running(child)) {
               try {
                 process.kill(ownGroups ? -pid : pid, "SIGKILL")
               } catch {
@@ -140,25 +161,13 @@ export const spawner: CliSpawner.CliSpawner.Service = {
             child.stderr.destroy()
           })
       )
-      // Writing to a CLI that has gone fails with EPIPE: the exit status says why, the bytes are dropped.
-      child.stdin.on("error", () => {})
-      let inputEnded = false
-      return {
+      return fromPipes({
         pid,
-        stdout: pullOf(child.stdout),
-        stderr: pullOf(child.stderr),
-        write: (text) => {
-          if (inputEnded) return false
-          child.stdin.write(text)
-          return true
-        },
-        endInput: () => {
-          if (inputEnded) return
-          inputEnded = true
-          child.stdin.end()
-        },
+        stdin: child.stdin,
+        stdout: child.stdout,
+        stderr: child.stderr,
         exit: Deferred.await(exited),
-        isRunning: Effect.sync(() => child.exitCode === null && child.signalCode === null)
-      }
+        isRunning: Effect.sync(() => running(child))
+      })
     })
 }
