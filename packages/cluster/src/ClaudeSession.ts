@@ -19,8 +19,10 @@
  * Each entity's session id is its entity id when that is a UUID, else a
  * UUID derived from it ({@link sessionIdOf}), so the transcript of an
  * entity is found in the store from any runner. A session is closed after
- * `maxIdleTime` without messages (default 5 minutes), and when its runner
- * shuts down.
+ * `maxIdleTime` without messages (default 5 minutes), and when its entity
+ * stops (its runner shuts down, its shard moves): after the turn in flight,
+ * which is given the cluster's `entityTerminationTimeout` and then
+ * interrupted, its prompt delivered again to the next owner.
  *
  * The runner's hook layers, permission gate and session store are the ones
  * in the context of {@link layer}: a policy is deployed once per runner.

@@ -114,30 +114,25 @@ export const layer = (
       Context.add(HookRegistry.HookRegistry, hooks),
       (context) => Option.isSome(gate) ? Context.add(context, PermissionGate.PermissionGate, gate.value) : context
     )
-    // The sessions open on this runner. When the runner shuts down they are closed here, first, while the
-    // cluster's storage and the session store are still up: each CLI ends gracefully and its last lines are
-    // stored (the cluster's own entity shutdown would come after its storage is gone).
-    const openScopes = new Set<Scope.CloseableScope>()
-    yield* Effect.addFinalizer(() =>
-      Effect.forEach([...openScopes], (scope) => Scope.close(scope, Exit.void), {
-        concurrency: "unbounded",
-        discard: true
-      })
-    )
     const optionsOf = (entityId: string): ClaudeOptions.OptionsInput =>
       typeof options.options === "function" ? options.options(entityId) : options.options ?? {}
 
     return ClaudeSession.toLayer(
       Effect.gen(function*() {
         const address = yield* Entity.CurrentAddress
-        const entityScope = yield* Effect.scope
         const entityId = address.entityId
+        // The entity's sessions live in a scope made now, before the entity's RPC server: when the entity
+        // stops (its shard moved, its runner shuts down) the server's finalizers run first, so a turn in
+        // flight is given the termination timeout and then interrupted, which the cluster retries on the
+        // next owner; only then is the CLI ended (while the storage is up: the runner's Sharding closes its
+        // entities before its SqlClient goes). A scope forked later, or closed by this layer's own
+        // finalizer, would end the CLI under the turn, and its exit would be stored as the prompt's failure.
+        const sessionsScope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
         const sessionId = sessionIdOf(entityId)
         const turns = yield* Effect.makeSemaphore(1)
         const opening = yield* Effect.makeSemaphore(1)
         let current: { readonly session: Session.Session; readonly scope: Scope.CloseableScope } | undefined
 
-        // The scope's own finalizer takes it out of openScopes.
         const close = Effect.suspend(() => {
           const open = current
           current = undefined
@@ -160,9 +155,7 @@ export const layer = (
               }
             })
             const stored = yield* store.load({ projectKey: SessionStore.projectKey(cwd, env), sessionId })
-            const scope = yield* Scope.fork(entityScope, ExecutionStrategy.sequential)
-            openScopes.add(scope)
-            yield* Scope.addFinalizer(scope, Effect.sync(() => openScopes.delete(scope)))
+            const scope = yield* Scope.fork(sessionsScope, ExecutionStrategy.sequential)
             const session = yield* ClaudeCode.session({
               ...input,
               ...(Option.isSome(stored) ? { resume: sessionId } : { sessionId })

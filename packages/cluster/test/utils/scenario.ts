@@ -27,7 +27,8 @@ export const model = (options: { readonly delayMillis?: number } = {}) =>
  * name to hooks.log — proof on disk that this runner's hook answered, and that its answer was applied.
  */
 export const policy = (runner: string) =>
-  HookLayer.preToolUse({ matcher: "Bash" }, (input) =>
+  // A short timeout: a CLI whose runner died mid-question gives up on the answer (and exits) soon after.
+  HookLayer.preToolUse({ matcher: "Bash", timeout: "5 seconds" }, (input) =>
     Effect.succeed(HookResult.updatedInput({
       ...(input.tool_input as Record<string, unknown>),
       command: `${(input.tool_input as { command: string }).command} && echo ${runner} >> hooks.log`
