@@ -363,16 +363,26 @@ describe("ClaudeCluster over PostgreSQL: a runner shut down mid-turn", () => {
             "runner-a",
             "runner-b"
           ], { ENTITY_TERMINATION_TIMEOUT: "1 second" })
-          const [stopped, other] = runners as [Fixture, Fixture]
           const client = yield* startClient(sessions)
-          // Once runner-a's CLIs run commands (a shell under each): stop it gracefully.
-          let clis: Array<number> = []
-          while (clis.length === 0) {
-            yield* Effect.sleep("100 millis")
-            clis = cliProcessesOf(stopped.child.pid!).filter((pid) =>
-              Fs.readdirSync("/proc").some((entry) => /^\d+$/.test(entry) && parentOf(Number(entry)) === pid)
-            )
+          // The first runner whose CLIs run commands (a shell under each) is stopped, gracefully: the sessions
+          // may all have landed on either runner.
+          const runningCommands = (runner: Fixture) => {
+            const processes = Fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry)).map(Number)
+            return cliProcessesOf(runner.child.pid!).filter((pid) => processes.some((p) => parentOf(p) === pid))
           }
+          let stopped: Fixture | undefined
+          let clis: Array<number> = []
+          while (stopped === undefined) {
+            yield* Effect.sleep("100 millis")
+            for (const runner of runners) {
+              clis = runningCommands(runner)
+              if (clis.length > 0) {
+                stopped = runner
+                break
+              }
+            }
+          }
+          const other = runners.find((runner) => runner !== stopped)!
           const interrupted = sessionIdsOf(clis)
           stopped.child.kill("SIGTERM")
           yield* trace.mark(`SIGTERM to ${stopped.name} while ${interrupted.length} of its CLIs run commands`)
