@@ -284,6 +284,34 @@ describe("GuardedRun.run: whatever the handler does", () => {
     { fastCheck: { numRuns: 200 } }
   )
 
+  it.effect.prop(
+    "an answer the handler made at once (an Exit, no fiber) settles as the same answer made in its fiber",
+    [
+      fc.oneof(
+        fc.string().map((text) => () => Effect.succeed(text.startsWith("fallback:") ? { text: "x" } : { text })),
+        fc.anything().map((answer) => () => Effect.succeed(answer)),
+        fc.constant(() => Effect.void),
+        fc.string().map((error) => () => Effect.fail(error)),
+        fc.string().map((message) => () => Effect.die(message)),
+        fc.string().map((message) => () => {
+          throw new Error(message)
+        })
+      )
+    ],
+    ([evaluate]) =>
+      Effect.gen(function*() {
+        const handler = evaluate as () => Effect.Effect<unknown, unknown>
+        const atOnce = yield* run(handler).pipe(quiet)
+        // The same answer after a yield: made in the handler's fiber, under its deadline.
+        const inFiber = yield* run(() => Effect.flatMap(Effect.yieldNow(), handler)).pipe(quiet)
+        assert.deepStrictEqual(
+          [atOnce.answer, atOnce.decision, atOnce.fallback],
+          [inFiber.answer, inFiber.decision, inFiber.fallback]
+        )
+      }),
+    { fastCheck: { numRuns: 200 } }
+  )
+
   it("jsonProblem says why a value cannot be written, and nothing for one that can", () => {
     assert.isUndefined(GuardedRun.jsonProblem({ a: [1, "two", null] }))
     assert.include(GuardedRun.jsonProblem({ n: 1n }), "cannot be written as JSON")

@@ -492,6 +492,12 @@ export const awaitWithin = <A, E>(
       }))
   )
 
+// The run of a handler that had its exit at once: nothing left to cancel.
+const settledRun: Running = { cancel: () => false }
+
+// An Effect that is an Exit is an Exit of its own success and error types.
+const isExitOf = <A, E, R>(effect: Effect.Effect<A, E, R>): effect is Exit.Exit<A, E> => Exit.isExit(effect)
+
 /**
  * The one mechanism under every deadline: starts `evaluate`'s Effect in one
  * fiber of `runtime` (a throw is that fiber's defect; `span`, when given, is
@@ -503,6 +509,10 @@ export const awaitWithin = <A, E>(
  * - the deadline (a timer of `clock`): the handler is interrupted in the
  *   background, and `onExit(None)` is called;
  * - `cancel`: the handler is interrupted in the background, nothing is called.
+ *
+ * A handler whose Effect is already an `Exit` (`Effect.succeed`, `Effect.fail`,
+ * `Effect.void`: a decision made as the handler was called) has that exit at
+ * once, without a fiber: there is nothing to run, time or interrupt.
  *
  * `onExit` is a plain function: it runs outside any fiber and must not throw.
  * Nobody waits for a handler that is slow to stop.
@@ -517,6 +527,17 @@ export const watch = <A, E, R>(
   span: Tracer.AnySpan | undefined,
   onExit: (exit: Option.Option<Exit.Exit<A, E>>) => void
 ): Running => {
+  // Called here rather than in the fiber: building the Effect is the same synchronous call either way.
+  let effect: Effect.Effect<A, E, R>
+  try {
+    effect = evaluate()
+  } catch (defect) {
+    effect = Exit.die(defect)
+  }
+  if (isExitOf(effect)) {
+    onExit(Option.some(effect))
+    return settledRun
+  }
   let settled = false
   let cancelTimer: (() => void) | undefined
   // The fiber's own exit is a success carrying the handler's (a failing handler is not an unhandled
@@ -530,9 +551,9 @@ export const watch = <A, E, R>(
         runtimeFlags: runtime.runtimeFlags,
         fiberRefs: runtime.fiberRefs
       }),
-    // A handler that throws (or returns no Effect) instead of failing is a defect of its fiber,
-    // classified like any other failure, never an exception escaping to the caller.
-    Effect.exit(Effect.suspend(evaluate))
+    // A handler that returns no Effect is a defect of its fiber, classified like any other failure,
+    // never an exception escaping to the caller.
+    Effect.exit(Effect.suspend(() => effect))
   )
   handler.addObserver((exit) => {
     if (settled) return
