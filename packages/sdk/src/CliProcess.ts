@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import { constVoid } from "effect/Function"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Scope from "effect/Scope"
+import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
 import * as CliSpawner from "./CliSpawner.js"
@@ -359,8 +359,9 @@ export const make: (
     const killLeftovers = Effect.zipRight(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL", pidWindow))
 
     // Runs before the spawner's own finalizer (finalizers run in reverse order): Command's would
-    // otherwise send SIGTERM and wait without bound.
-    yield* Effect.addFinalizer(() => Effect.zipRight(shutdown(), killLeftovers))
+    // otherwise send SIGTERM and wait without bound. Added as it is: `Effect.addFinalizer` would restore
+    // the fiber refs of this moment for it, a diff and a patch of every ref, which it needs none of.
+    yield* Scope.addFinalizer(yield* Effect.scope, Effect.suspend(() => Effect.zipRight(shutdown(), killLeftovers)))
 
     // Once the CLI has exited, its stdout ends by itself at once, unless a process it started (a
     // background shell) still holds the pipe: after a short drain, that process group is killed, and

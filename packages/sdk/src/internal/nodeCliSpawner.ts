@@ -9,6 +9,7 @@ import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import type { Readable } from "node:stream"
 import type { ExitStatus } from "../CliProcess.js"
@@ -116,7 +117,9 @@ export const spawner: CliSpawner.CliSpawner.Service = {
     Effect.gen(function*() {
       const exited = yield* Deferred.make<ExitStatus>()
       const running = (child: ChildProcess.ChildProcess) => child.exitCode === null && child.signalCode === null
-      const { child, pid } = yield* Effect.acquireRelease(
+      const scope = yield* Effect.scope
+      // As `Effect.acquireRelease`, without its restoring of the fiber refs for a release that needs none.
+      const { child, pid } = yield* Effect.tap(
         Effect.async<Started, PlatformError.PlatformError>((resume) => {
           let child: ChildProcess.ChildProcessWithoutNullStreams
           try {
@@ -146,7 +149,7 @@ export const spawner: CliSpawner.CliSpawner.Service = {
           })
         }),
         ({ child, pid }) =>
-          Effect.sync(() => {
+          Scope.addFinalizer(scope, Effect.sync(() => {
             // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
             // are released even when a process the CLI left holds their other ends.
             if (running(child)) {
@@ -159,8 +162,8 @@ export const spawner: CliSpawner.CliSpawner.Service = {
             child.stdin.destroy()
             child.stdout.destroy()
             child.stderr.destroy()
-          })
-      )
+          }))
+      ).pipe(Effect.uninterruptible)
       return fromPipes({
         pid,
         stdin: child.stdin,
