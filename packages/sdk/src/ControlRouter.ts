@@ -580,8 +580,8 @@ export const make: (
       flushed = { lines: stats.lines, unknownMessages: stats.unknownMessages, protocolErrors: stats.protocolErrors }
     }
 
-    // Messages and inbound requests are routed synchronously (a request starts its own fiber); only
-    // control responses and unreadable requests yield effects, run in order after the batch.
+    // Messages and inbound requests are routed synchronously (a handler that does not answer at once gets
+    // a fiber of its own); only control responses and unreadable requests yield effects, run in order after the batch.
     const routeLines = (lines: Iterable<string>): Effect.Effect<void> => {
       let effect: Effect.Effect<void> = Effect.void
       for (const line of lines) {

@@ -100,7 +100,7 @@ export interface Policy<A> {
 export interface Call<R> {
   /** Names the handler in logs: `hook "guard"`, `permission gate`, `MCP tool "lookup"`. */
   readonly subject: string
-  /** Builds the handler's Effect; runs in the handler's fiber, so a throw is that fiber's defect. */
+  /** Builds the handler's Effect, as the run starts; a throw is the handler's defect. */
   readonly evaluate: () => Effect.Effect<unknown, unknown, R>
   /**
    * The services the handler runs with (a hook layer's, a gate's: the context it was built in), in
@@ -500,7 +500,7 @@ const isExitOf = <A, E, R>(effect: Effect.Effect<A, E, R>): effect is Exit.Exit<
 
 /**
  * The one mechanism under every deadline: starts `evaluate`'s Effect in one
- * fiber of `runtime` (a throw is that fiber's defect; `span`, when given, is
+ * fiber of `runtime` (a throw is the handler's defect; `span`, when given, is
  * its parent), and settles once, with whichever comes first:
  *
  * - the handler's exit: `onExit(Some(exit))` is called as the handler's fiber
