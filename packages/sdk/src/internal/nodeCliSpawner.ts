@@ -149,20 +149,23 @@ export const spawner: CliSpawner.CliSpawner.Service = {
           })
         }),
         ({ child, pid }) =>
-          Scope.addFinalizer(scope, Effect.sync(() => {
-            // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
-            // are released even when a process the CLI left holds their other ends.
-            if (running(child)) {
-              try {
-                process.kill(ownGroups ? -pid : pid, "SIGKILL")
-              } catch {
-                child.kill("SIGKILL")
+          Scope.addFinalizer(
+            scope,
+            Effect.sync(() => {
+              // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
+              // are released even when a process the CLI left holds their other ends.
+              if (running(child)) {
+                try {
+                  process.kill(ownGroups ? -pid : pid, "SIGKILL")
+                } catch {
+                  child.kill("SIGKILL")
+                }
               }
-            }
-            child.stdin.destroy()
-            child.stdout.destroy()
-            child.stderr.destroy()
-          }))
+              child.stdin.destroy()
+              child.stdout.destroy()
+              child.stderr.destroy()
+            })
+          )
       ).pipe(Effect.uninterruptible)
       return fromPipes({
         pid,
