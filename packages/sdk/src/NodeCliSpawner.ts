@@ -2,9 +2,10 @@
  * The CLI started with `node:child_process` directly: stdin is written
  * without a stream in between and stdout is read from its `data` events,
  * which takes about 40 % off the SDK's CPU per control request against the
- * platform's `CommandExecutor` (`packages/bench`, row 2). Signals, process
- * groups, exit statuses and spawn failures are the same as through the
- * `CommandExecutor`.
+ * platform's `CommandExecutor` (`packages/bench`, row 2). Signals, exit
+ * statuses and spawn failures are the same as through the `CommandExecutor`;
+ * on Linux the CLI stays in the caller's process group (see
+ * {@link Options.ownProcessGroup}).
  *
  * ```ts
  * ClaudeCode.layer().pipe(Layer.provide(NodeCliSpawner.layer), Layer.provide(NodeContext.layer))
@@ -54,6 +55,49 @@ export const fromPipes: (pipes: Pipes) => SpawnedProcess = internal.fromPipes
 
 /**
  * @since 0.1.0
+ * @category Models
+ */
+export interface Options {
+  /**
+   * Start the CLI in a process group of its own (Node's `detached`, which
+   * also gives it a session of its own), rather than in the caller's.
+   *
+   * Default: only where a CLI's leftovers cannot be found by the
+   * environment variable it passes on (no Linux `/proc`: macOS, the BSDs),
+   * since there its group is how they are found. On Linux the CLI stays in
+   * the caller's group, as with the official SDK: Linux schedules every
+   * session as a group of its own (autogroup), so 64 CLIs in sessions of
+   * their own weigh 64 times what every other session on a busy machine
+   * does, and on 2 cores took 1.8x the wall time of the same work in one
+   * session. In the caller's group the CLI also gets the terminal's Ctrl-C,
+   * and exits (the SDK's close then finds it gone).
+   *
+   * `true` keeps a CLI out of the terminal's signals: its program alone
+   * decides when it stops (a cluster runner letting its turns finish on
+   * Ctrl-C).
+   */
+  readonly ownProcessGroup?: boolean | undefined
+}
+
+/**
+ * A spawner with `options`; {@link spawner} is the one with none.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make: (options?: Options | undefined) => CliSpawner.Service = internal.make
+
+/**
+ * @since 0.1.0
  * @category Layers
  */
 export const layer: Layer.Layer<CliSpawner> = Layer.succeed(CliSpawner, internal.spawner)
+
+/**
+ * {@link layer} with `options`.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerWith = (options: Options): Layer.Layer<CliSpawner> =>
+  Layer.succeed(CliSpawner, internal.make(options))

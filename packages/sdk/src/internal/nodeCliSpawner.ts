@@ -15,6 +15,7 @@ import type { Readable } from "node:stream"
 import type { ExitStatus } from "../CliProcess.js"
 import type * as CliSpawner from "../CliSpawner.js"
 import type * as NodeCliSpawner from "../NodeCliSpawner.js"
+import * as ProcessTag from "./processTag.js"
 
 // How many chunks a pipe buffers before it is paused until the reader takes them (the child then
 // waits on a full pipe, as it would with a slow reader of a stream).
@@ -104,76 +105,91 @@ const spawnError = (error: unknown): PlatformError.PlatformError => {
   })
 }
 
-const ownGroups = process.platform !== "win32"
-
 interface Started {
   readonly child: ChildProcess.ChildProcessWithoutNullStreams
   readonly pid: number
 }
 
+/**
+ * Where the leftovers scan finds what a CLI started (Linux), the CLI stays in the caller's process group, as
+ * the official SDK's does: a group of its own comes only with a session of its own (Node's `detached` is
+ * `setsid`), and Linux gives every session a scheduling group of its own (autogroup), so each CLI would get
+ * the CPU share of a whole desktop session. 64 concurrent sessions on 2 cores took 1.8x the wall time
+ * (`packages/bench`, row 6). Elsewhere the group is how its processes are found, and the CLI leads one.
+ *
+ * @internal
+ */
+export const ownProcessGroupByDefault = (): boolean => process.platform !== "win32" && !ProcessTag.findsTagged()
+
 /** @internal */
-export const spawner: CliSpawner.CliSpawner.Service = {
+export const make = (options?: NodeCliSpawner.Options | undefined): CliSpawner.CliSpawner.Service => ({
   spawn: (command) =>
-    Effect.gen(function*() {
-      const exited = yield* Deferred.make<ExitStatus>()
-      const running = (child: ChildProcess.ChildProcess) => child.exitCode === null && child.signalCode === null
-      const scope = yield* Effect.scope
-      // As `Effect.acquireRelease`, without its restoring of the fiber refs for a release that needs none.
-      const { child, pid } = yield* Effect.tap(
-        Effect.async<Started, PlatformError.PlatformError>((resume) => {
-          let child: ChildProcess.ChildProcessWithoutNullStreams
-          try {
-            child = ChildProcess.spawn(command.executable, command.args, {
-              stdio: "pipe",
-              env: command.env,
-              ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
-              // A process group of its own: the shells and tools it starts are signalled with it.
-              detached: ownGroups
-            })
-          } catch (error) {
-            resume(Effect.fail(spawnError(error)))
-            return
-          }
-          child.on("exit", (code, signal) => {
-            Deferred.unsafeDone(exited, Effect.succeed({ code, signal }))
+    spawn(command, process.platform !== "win32" && (options?.ownProcessGroup ?? ownProcessGroupByDefault()))
+})
+
+const spawn = (command: CliSpawner.Command, ownGroup: boolean) =>
+  Effect.gen(function*() {
+    const exited = yield* Deferred.make<ExitStatus>()
+    const running = (child: ChildProcess.ChildProcess) => child.exitCode === null && child.signalCode === null
+    const scope = yield* Effect.scope
+    // As `Effect.acquireRelease`, without its restoring of the fiber refs for a release that needs none.
+    const { child, pid } = yield* Effect.tap(
+      Effect.async<Started, PlatformError.PlatformError>((resume) => {
+        let child: ChildProcess.ChildProcessWithoutNullStreams
+        try {
+          child = ChildProcess.spawn(command.executable, command.args, {
+            stdio: "pipe",
+            env: command.env,
+            ...(command.cwd !== undefined ? { cwd: command.cwd } : {}),
+            // A process group of its own: the shells and tools it starts are signalled with it.
+            detached: ownGroup
           })
-          const failed = (error: unknown) => Effect.fail(spawnError(error))
-          const onError = (error: unknown) => resume(failed(error))
-          child.once("error", onError)
-          child.once("spawn", () => {
-            child.off("error", onError)
-            // Later errors (a signal that could not be sent) change nothing the exit status does not say.
-            child.on("error", () => {})
-            // Node leaves the pid undefined only where the spawn failed.
-            resume(child.pid !== undefined ? Effect.succeed({ child, pid: child.pid }) : failed(undefined))
-          })
-        }),
-        ({ child, pid }) =>
-          Scope.addFinalizer(
-            scope,
-            Effect.sync(() => {
-              // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
-              // are released even when a process the CLI left holds their other ends.
-              if (running(child)) {
-                try {
-                  process.kill(ownGroups ? -pid : pid, "SIGKILL")
-                } catch {
-                  child.kill("SIGKILL")
-                }
+        } catch (error) {
+          resume(Effect.fail(spawnError(error)))
+          return
+        }
+        child.on("exit", (code, signal) => {
+          Deferred.unsafeDone(exited, Effect.succeed({ code, signal }))
+        })
+        const failed = (error: unknown) => Effect.fail(spawnError(error))
+        const onError = (error: unknown) => resume(failed(error))
+        child.once("error", onError)
+        child.once("spawn", () => {
+          child.off("error", onError)
+          // Later errors (a signal that could not be sent) change nothing the exit status does not say.
+          child.on("error", () => {})
+          // Node leaves the pid undefined only where the spawn failed.
+          resume(child.pid !== undefined ? Effect.succeed({ child, pid: child.pid }) : failed(undefined))
+        })
+      }),
+      ({ child, pid }) =>
+        Scope.addFinalizer(
+          scope,
+          Effect.sync(() => {
+            // Shut down before (CliProcess's finalizer); whatever still runs now is killed, and the pipes
+            // are released even when a process the CLI left holds their other ends.
+            if (running(child)) {
+              try {
+                process.kill(ownGroup ? -pid : pid, "SIGKILL")
+              } catch {
+                child.kill("SIGKILL")
               }
-              child.stdin.destroy()
-              child.stdout.destroy()
-              child.stderr.destroy()
-            })
-          )
-      ).pipe(Effect.uninterruptible)
-      return fromPipes({
-        pid,
-        stdin: child.stdin,
-        stdout: child.stdout,
-        stderr: child.stderr,
-        exit: Deferred.await(exited),
-        isRunning: Effect.sync(() => running(child))
-      })
+            }
+            child.stdin.destroy()
+            child.stdout.destroy()
+            child.stderr.destroy()
+          })
+        )
+    ).pipe(Effect.uninterruptible)
+    return fromPipes({
+      pid,
+      stdin: child.stdin,
+      stdout: child.stdout,
+      stderr: child.stderr,
+      exit: Deferred.await(exited),
+      isRunning: Effect.sync(() => running(child))
     })
-}
+  })
+
+/** @internal */
+export const spawner: CliSpawner.CliSpawner.Service = make()

@@ -79,6 +79,27 @@ const readNumber = (path: string): number | undefined => {
   }
 }
 
+let scans: boolean | undefined
+
+/**
+ * Whether {@link signalTagged} finds processes here: Linux, with this
+ * process's own environment readable in `/proc`. Elsewhere only a process
+ * group can be signalled.
+ *
+ * @internal
+ */
+export const findsTagged = (): boolean => {
+  if (scans === undefined) {
+    try {
+      Fs.accessSync("/proc/self/environ", Fs.constants.R_OK)
+      scans = process.platform === "linux"
+    } catch {
+      scans = false
+    }
+  }
+  return scans
+}
+
 /**
  * The kernel's count of forks so far, for {@link pidWindow}: read before a
  * spawn, so that every pid allocated since is counted.
