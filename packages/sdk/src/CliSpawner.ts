@@ -36,11 +36,12 @@ export declare namespace CliSpawner {
    */
   export interface Service {
     /**
-     * Starts `command` with stdin, stdout and stderr piped, in a process group of its own where the
-     * platform has them. Succeeds once the process runs; fails with the platform's error when it could
-     * not start (`CliProcess` turns that into a `CliExitError` saying what to fix). Closing the scope
-     * releases the pipes, and kills the process if it still runs: `CliProcess` has shut it down
-     * gracefully before.
+     * Starts `command` with stdin, stdout and stderr piped, in a process group of its own or not, as the
+     * spawner chooses (`CliProcess` signals the group when the process leads one, else its pid, and finds
+     * what it started by its process tag). Succeeds once the process runs; fails with the platform's
+     * error when it could not start (`CliProcess` turns that into a `CliExitError` saying what to fix).
+     * Closing the scope releases the pipes, and kills the process if it still runs: `CliProcess` has
+     * shut it down gracefully before.
      */
     readonly spawn: (command: Command) => Effect.Effect<SpawnedProcess, PlatformError.PlatformError, Scope.Scope>
   }
