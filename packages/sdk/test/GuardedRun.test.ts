@@ -257,6 +257,15 @@ describe("GuardedRun.run: the record", () => {
     }))
 })
 
+// Handlers that do not answer: a failure, a defect, a throw before any Effect.
+const failingHandlers = [
+  fc.string().map((error) => () => Effect.fail(error)),
+  fc.string().map((message) => () => Effect.die(message)),
+  fc.string().map((message) => () => {
+    throw new Error(message)
+  })
+]
+
 describe("GuardedRun.run: whatever the handler does", () => {
   it.effect.prop(
     "the caller gets the valid answer or the fallback, never a failure, and always JSON it can write",
@@ -266,11 +275,7 @@ describe("GuardedRun.run: whatever the handler does", () => {
           Effect.succeed(answer)
         ),
         fc.string().filter((text) => !text.startsWith("fallback:")).map((text) => () => Effect.succeed({ text })),
-        fc.string().map((error) => () => Effect.fail(error)),
-        fc.string().map((message) => () => Effect.die(message)),
-        fc.string().map((message) => () => {
-          throw new Error(message)
-        })
+        ...failingHandlers
       )
     ],
     ([evaluate]) =>
@@ -291,11 +296,7 @@ describe("GuardedRun.run: whatever the handler does", () => {
         fc.string().map((text) => () => Effect.succeed(text.startsWith("fallback:") ? { text: "x" } : { text })),
         fc.anything().map((answer) => () => Effect.succeed(answer)),
         fc.constant(() => Effect.void),
-        fc.string().map((error) => () => Effect.fail(error)),
-        fc.string().map((message) => () => Effect.die(message)),
-        fc.string().map((message) => () => {
-          throw new Error(message)
-        })
+        ...failingHandlers
       )
     ],
     ([evaluate]) =>

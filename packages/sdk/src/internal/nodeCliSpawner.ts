@@ -119,12 +119,9 @@ interface Started {
  *
  * @internal
  */
-export const ownProcessGroupByDefault = (): boolean => process.platform !== "win32" && !ProcessTag.findsTagged()
-
-/** @internal */
 export const make = (options?: NodeCliSpawner.Options | undefined): CliSpawner.CliSpawner.Service => ({
   spawn: (command) =>
-    spawn(command, process.platform !== "win32" && (options?.ownProcessGroup ?? ownProcessGroupByDefault()))
+    spawn(command, process.platform !== "win32" && (options?.ownProcessGroup ?? !ProcessTag.findsTagged()))
 })
 
 const spawn = (command: CliSpawner.Command, ownGroup: boolean) =>

@@ -81,6 +81,15 @@ const readNumber = (path: string): number | undefined => {
 
 let scans: boolean | undefined
 
+const readable = (path: string): boolean => {
+  try {
+    Fs.accessSync(path, Fs.constants.R_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Whether {@link signalTagged} finds processes here: Linux, with this
  * process's own environment readable in `/proc`. Elsewhere only a process
@@ -89,14 +98,7 @@ let scans: boolean | undefined
  * @internal
  */
 export const findsTagged = (): boolean => {
-  if (scans === undefined) {
-    try {
-      Fs.accessSync("/proc/self/environ", Fs.constants.R_OK)
-      scans = process.platform === "linux"
-    } catch {
-      scans = false
-    }
-  }
+  if (scans === undefined) scans = process.platform === "linux" && readable("/proc/self/environ")
   return scans
 }
 
@@ -160,7 +162,7 @@ const signalNow = (
   window: PidWindow | undefined
 ): Effect.Effect<ReadonlyArray<number>> =>
   Effect.sync(() => {
-    if (process.platform !== "linux") return []
+    if (!findsTagged()) return []
     let entries: Array<string>
     try {
       entries = Fs.readdirSync("/proc")
