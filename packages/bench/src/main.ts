@@ -186,7 +186,15 @@ const methodNotes = (quick: boolean): Array<string> => [
   "gate, and the recorded hook callback ids are rewritten to the ones it registered, so every replayed control " +
   "request is answered by its hooks. 'ours by stage' runs the same lines through decodeStdoutLine alone, " +
   "CliProcess.lines alone, and CliProcess + ControlRouter with its mailbox drained a chunk at a time (each after a " +
-  "warm-up pass); the full row adds the session's message stream.",
+  "warm-up pass); the full row adds the session's message stream. Ours consumes it as the README shows " +
+  "(`Stream.runForEach` with an effect per message); 'ours consuming each chunk synchronously' is the same run, in " +
+  "workers of its own, with `Stream.runForEachChunk` and a handler that loops over the chunk and returns " +
+  "`Effect.void`. The difference is V8's, not the SDK's: a stream's sink wraps each chunk's effect with Effect's " +
+  "`Channel.fromEffect`, which stores a closure over it in a property (`op.effect = () => effect`); V8 allocates a " +
+  "function literal assigned to a property in old space (it expects methods), so the closure, the effect and the " +
+  "chunk it holds outlive every young-generation collection until the next full one: a consumer whose effect holds " +
+  "the chunk has every message copied twice and promoted (a 20-line reproduction with plain objects, no Effect, " +
+  "behaves the same; `Object.defineProperty` or a closure made by another function does not).",
   `Row 5: the ${
     quick ? "1 MB" : "10 MB"
   } Write makes the CLI compact on its next request; the script answers every later request with text.` +

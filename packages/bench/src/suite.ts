@@ -25,6 +25,10 @@ const m = (key: string) => (r: WorkerResult) => r.metrics[key] ?? Number.NaN
 // The SDK CPU spent on the JavaScript thread; the rest of `cpuMillis` is V8's background compiling and GC.
 const mainThread = (r: WorkerResult) => r.mainThreadCpuMillis ?? Number.NaN
 
+// A line of one spec whose `ours` value comes from another spec of ours (the same scenario, run differently).
+const oursFrom = (line: Line, ours: Line): Line =>
+  ours.values.ours === undefined ? line : { ...line, values: { ...line.values, ours: ours.values.ours } }
+
 /**
  * @since 0.1.0
  * @category Suite
@@ -241,7 +245,14 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
       title: `decode replay: ${lines.toLocaleString("en-US")} recorded stdout lines, no CLI`,
       specs: [
         { key: "replay", scenario: "replay", params: { lines }, timeoutMillis: 180_000 },
-        { key: "replay-stages", scenario: "replay-stages", params: { lines }, timeoutMillis: 180_000, sdks: ["ours"] }
+        { key: "replay-stages", scenario: "replay-stages", params: { lines }, timeoutMillis: 180_000, sdks: ["ours"] },
+        {
+          key: "replay-sync-chunks",
+          scenario: "replay",
+          params: { lines, syncChunks: 1 },
+          timeoutMillis: 180_000,
+          sdks: ["ours"]
+        }
       ],
       lines: (o) => [
         withTarget(medianLine(o, "replay", "4 replay", "lines/s: frame, decode, route, deliver", "higher", m("rate")), {
@@ -275,7 +286,18 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           "ours by stage: framing + ControlRouter, mailbox drained by chunk (lines/s)",
           "higher",
           m("router")
-        )
+        ),
+        ...([
+          ["lines/s", "higher", m("rate")],
+          ["SDK CPU (ms)", "lower", (r: WorkerResult) => r.cpuMillis],
+          ["SDK process peak RSS (MB)", "lower", (r: WorkerResult) => r.maxRssMb]
+        ] as const).map(([measure, better, pick]) => {
+          const label = `ours consuming each chunk synchronously (no Effect per chunk): ${measure}`
+          return oursFrom(
+            medianLine(o, "replay", "4 replay", label, better, pick),
+            medianLine(o, "replay-sync-chunks", "4 replay", label, better, pick)
+          )
+        })
       ]
     },
     {

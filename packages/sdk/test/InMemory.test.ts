@@ -33,6 +33,7 @@ import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import * as TestServices from "effect/TestServices"
@@ -311,6 +312,96 @@ describe("ControlRouter over FakeCli", () => {
         assert.strictEqual(error?.reason, "Closed")
         assert.strictEqual(error?.subtype, "set_model")
       })))
+})
+
+describe("ControlRouter.takeMessages over FakeCli", () => {
+  // A router over a fresh fake, with nothing to answer: only its messages matter here.
+  const withRouter = <A, E>(body: (router: ControlRouter.ControlRouter.Service, cli: Cli) => Effect.Effect<A, E>) =>
+    Effect.gen(function*() {
+      const cli = yield* FakeCli.FakeCli
+      const router = yield* ControlRouter.make({ handlers: [] })
+      return yield* body(router, cli)
+    }).pipe(Effect.scoped, Effect.provide(FakeCli.layer()))
+
+  const texts = (taken: ReadonlyArray<readonly [Chunk.Chunk<Protocol.Message>, boolean]>) =>
+    taken.flatMap(([messages]) => textOf(Chunk.toReadonlyArray(messages)))
+
+  // Lets forked takers run up to their wait.
+  const settle = Effect.repeatN(Effect.yieldNow(), 20)
+
+  it.effect.prop(
+    "each read's messages reach the waiting taker as they are routed, in order, then the end",
+    [Schema.Array(Schema.Int.pipe(Schema.between(1, 4))).pipe(Schema.minItems(1), Schema.maxItems(6))],
+    ([reads]) =>
+      withRouter((router, cli) =>
+        Effect.gen(function*() {
+          const taken: Array<readonly [Chunk.Chunk<Protocol.Message>, boolean]> = []
+          const taker = yield* Effect.fork(Effect.gen(function*() {
+            for (;;) {
+              const next = yield* router.takeMessages
+              taken.push(next)
+              if (next[1]) return
+            }
+          }))
+          const expected: Array<string> = []
+          for (const size of reads) {
+            yield* settle
+            const lines = Array.from({ length: size }, () => `message ${expected.length + 1}`)
+            for (const line of lines) expected.push(line)
+            yield* cli.emit(...lines.map((line) => FakeCli.assistantText(line)))
+            yield* settle
+            assert.deepStrictEqual(texts(taken), expected, "taken before the next read")
+          }
+          yield* cli.exit({ code: 0 })
+          yield* Fiber.join(taker)
+          assert.deepStrictEqual(texts(taken), expected)
+          assert.isTrue(taken[taken.length - 1][1], "the last take says the messages ended")
+        })
+      )
+  )
+
+  it.effect("two takers waiting at once are both served: neither is left waiting", () =>
+    withRouter((router, cli) =>
+      Effect.gen(function*() {
+        const first = yield* Effect.fork(router.takeMessages)
+        const second = yield* Effect.fork(router.takeMessages)
+        yield* settle
+        yield* cli.emit(FakeCli.assistantText("one"))
+        yield* settle
+        yield* cli.emit(FakeCli.assistantText("two"))
+        const taken = [yield* Fiber.join(first), yield* Fiber.join(second)]
+        assert.sameMembers(texts(taken), ["one", "two"])
+      })
+    ))
+
+  it.effect("a taker interrupted while it waits leaves the next taker to be woken", () =>
+    withRouter((router, cli) =>
+      Effect.gen(function*() {
+        const interrupted = yield* Effect.fork(router.takeMessages)
+        yield* settle
+        yield* Fiber.interrupt(interrupted)
+        const next = yield* Effect.fork(router.takeMessages)
+        yield* settle
+        yield* cli.emit(FakeCli.assistantText("after the interruption"))
+        assert.deepStrictEqual(texts([yield* Fiber.join(next)]), ["after the interruption"])
+        // Its wait is over: the next one waits the cheap way again, and is woken.
+        const later = yield* Effect.fork(router.takeMessages)
+        yield* settle
+        yield* cli.emit(FakeCli.assistantText("later"))
+        assert.deepStrictEqual(texts([yield* Fiber.join(later)]), ["later"])
+      })
+    ))
+
+  it.effect("a waiting taker is woken by the CLI's death, with its error", () =>
+    withRouter((router, cli) =>
+      Effect.gen(function*() {
+        const taker = yield* Effect.fork(router.takeMessages)
+        yield* settle
+        yield* cli.exit({ code: 1 })
+        const error = failureOf(yield* Fiber.await(taker))
+        assert.strictEqual(error?._tag, "CliExitError")
+      })
+    ))
 })
 
 // -----------------------------------------------------------------------------

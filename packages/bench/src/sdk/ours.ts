@@ -127,7 +127,16 @@ const replay = (job: Job) =>
       Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
         yield* session.messages.pipe(
-          Stream.runForEach(() => Effect.sync(() => void delivered++)),
+          // `syncChunks`: each chunk handled synchronously, with no Effect of its own that holds it. Every
+          // Effect a stream's sink makes per chunk is held by a closure that Effect's `Channel.fromEffect`
+          // stores in a property, which V8 allocates in old space: the chunk then outlives young-generation
+          // collections, until the next full one (RESULTS.md, row 4's method).
+          job.params.syncChunks === 1
+            ? Stream.runForEachChunk((chunk) => {
+              delivered += chunk.length
+              return Effect.void
+            })
+            : Stream.runForEach(() => Effect.sync(() => void delivered++)),
           // The feed stops after a fixed number of lines, wherever that falls: usually inside a turn,
           // which the SDK rightly reports as a CLI gone mid-turn. Every line was delivered by then.
           Effect.catchIf((error) => error._tag === "CliExitError" && error.duringTurn === true, () => Effect.void)

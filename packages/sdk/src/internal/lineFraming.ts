@@ -157,7 +157,11 @@ const pullEach = <A, E, R, E2, R2, E3, R3>(
 ): Effect.Effect<void, E2 | E3, R | R2 | R3> => {
   const loop: Effect.Effect<void, E2 | E3, R | R2 | R3> = Effect.matchEffect(pull, {
     onFailure: end,
-    onSuccess: (chunk) => Effect.zipRight(f(chunk), loop)
+    onSuccess: (chunk) => {
+      // Most chunks leave nothing to run (the router routes its lines as they are framed): go on at once.
+      const next = f(chunk)
+      return next === Effect.void ? loop : Effect.zipRight(next, loop)
+    }
   })
   return loop
 }

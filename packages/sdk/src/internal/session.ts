@@ -425,7 +425,7 @@ const makeSession = (
           leftover = []
           return delivered(taken)
         }
-        return Effect.flatMap(router.messages.takeAll, ([taken, done]) =>
+        return Effect.flatMap(router.takeMessages, ([taken, done]) =>
           taken.length > 0
             ? delivered(Chunk.toReadonlyArray(taken))
             : done
