@@ -26,8 +26,10 @@ const m = (key: string) => (r: WorkerResult) => r.metrics[key] ?? Number.NaN
 const mainThread = (r: WorkerResult) => r.mainThreadCpuMillis ?? Number.NaN
 
 // A line of one spec whose `ours` value comes from another spec of ours (the same scenario, run differently).
-const oursFrom = (line: Line, ours: Line): Line =>
-  ours.values.ours === undefined ? line : { ...line, values: { ...line.values, ours: ours.values.ours } }
+const oursFrom = (line: Line, ours: Line): Line => ({
+  ...line,
+  values: { ...line.values, ours: ours.values.ours ?? Number.NaN }
+})
 
 /**
  * @since 0.1.0

@@ -269,23 +269,20 @@ export const make: (
     // which runs in its fiber. One slot, no canceler: an interrupted taker's resume stays here until the next
     // wake-up, where it is ignored (and nothing is taken for it); meanwhile another taker waits the mailbox's
     // own way, so a concurrent or later taker is never left unwoken.
-    type Taken = readonly [messages: Chunk.Chunk<Protocol.Message>, done: boolean]
-    let messageTaker: ((take: Effect.Effect<Taken, CliExitError | ProtocolError>) => void) | undefined
-    let offeredSinceWake = false
-    const wakeMessageTaker = () => {
-      offeredSinceWake = false
-      const resume = messageTaker
-      if (resume !== undefined) {
-        messageTaker = undefined
-        resume(messages.takeAll)
-      }
-    }
+    let messageTaker: ((take: ControlRouter.Service["takeMessages"]) => void) | undefined
     const nothingToTake = () => {
       const size = messages.unsafeSize()
       return Option.isSome(size) && size.value === 0
     }
+    // After each batch of lines, and at the end: a batch with only control traffic wakes no one.
+    const wakeMessageTaker = () => {
+      const resume = messageTaker
+      if (resume === undefined || nothingToTake()) return
+      messageTaker = undefined
+      resume(messages.takeAll)
+    }
     // Checked again as the wait starts: the fiber may have yielded to the router in between.
-    const awaitMessages = Effect.async<Taken, CliExitError | ProtocolError>((resume) => {
+    const awaitMessages: ControlRouter.Service["takeMessages"] = Effect.async((resume) => {
       if (messageTaker === undefined && nothingToTake()) messageTaker = resume
       else resume(messages.takeAll)
     })
@@ -579,7 +576,6 @@ export const make: (
           if (observe !== undefined) observe(message as Protocol.Message)
           // The mailbox is unbounded: offering never waits, so it needs no effect of its own.
           messages.unsafeOffer(message as Protocol.Message)
-          offeredSinceWake = true
           return Effect.void
         }
       }
@@ -630,7 +626,7 @@ export const make: (
         if (routed !== Effect.void) effect = effect === Effect.void ? routed : Effect.zipRight(effect, routed)
       }
       flushMetrics()
-      if (offeredSinceWake) wakeMessageTaker()
+      wakeMessageTaker()
       return effect
     }
     const readLines = cli.readLines !== undefined
