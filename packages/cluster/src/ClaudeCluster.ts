@@ -46,6 +46,13 @@ import * as Option from "effect/Option"
  * (message polls). `@effect/cluster`'s own defaults take up to a minute.
  * Anything given in `shardingConfig` wins.
  *
+ * The shard locks keep the library's timings (refreshed every 10 s, each
+ * lock operation given as long): a runner whose lock operation misses its
+ * deadline stops every entity it holds, turns in flight included, so a
+ * tighter deadline cuts turns on a busy machine. A dead runner's
+ * PostgreSQL locks go with its connection, so failover does not wait on
+ * them.
+ *
  * @since 0.1.0
  * @category Configuration
  */
@@ -54,8 +61,6 @@ export const shardingDefaults: Partial<ShardingConfig.ShardingConfig["Type"]> = 
   refreshAssignmentsInterval: Duration.seconds(1),
   entityMessagePollInterval: Duration.seconds(1),
   entityReplyPollInterval: Duration.millis(100),
-  shardLockRefreshInterval: Duration.seconds(5),
-  shardLockExpiration: Duration.seconds(30),
   entityTerminationTimeout: Duration.seconds(10)
 }
 

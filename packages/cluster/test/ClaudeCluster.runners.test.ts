@@ -182,9 +182,12 @@ const makeTrace = (sessions: number) => {
         Fs.writeFileSync(Path.join(process.env.CLUSTER_DEBUG_DIR, `${fixture.name}.log`), fixture.stderr())
       }
     }
+    const failed = clients.flatMap((c) => c.events).flatMap((e) =>
+      e.event === "failed" ? [`${e.entityId}-${e.n}: ${e.cause.slice(0, 2000)}`] : []
+    )
     return new Error(
       `${headline}\n${timeline.join("\n")}\nthe client finished ${finished.size} of ${2 * sessions} prompts; ` +
-        `missing ${missing.join(", ")}\n` +
+        `missing ${missing.join(", ")}\n` + (failed.length > 0 ? `failed:\n${failed.join("\n")}\n` : "") +
         [...runners, ...clients].map((f) => `--- ${f.name}\n${f.stderr().slice(-4000)}`).join("\n")
     )
   }

@@ -1,12 +1,14 @@
 import { ClaudeCluster, ClaudeSession } from "@claude-effect/cluster"
-import { ClaudeCode, Protocol } from "@claude-effect/sdk"
-import { cliProcessesOf } from "@claude-effect/test-support/Harness"
+import { ClaudeCode, HookLayer, Protocol, SessionStore } from "@claude-effect/sdk"
+import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { assert, describe, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -111,6 +113,90 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           assert.isTrue(last.includes("done idle-user-p1"))
         }).pipe(Effect.provide(runner), Effect.scoped)
         assert.deepStrictEqual(cliProcessesOf(process.pid), [], "the runner closed its sessions")
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
+      ),
+    120_000
+  )
+
+  it.live(
+    "a runner stopping while its CLI has stopped answering mid-turn: the turn is cut and the CLI ended, within the drain timeout",
+    () =>
+      Effect.gen(function*() {
+        const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
+        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
+        const asked = yield* Deferred.make<void>()
+        const hanging = HookLayer.preToolUse(
+          { matcher: "Bash", timeout: "10 minutes" },
+          () => Effect.zipRight(Deferred.succeed(asked, undefined), Effect.never)
+        )
+        const runner = ClaudeSession.layer({ options: sessionOptions(Path.join(root, "sessions")) }).pipe(
+          Layer.provide(hanging),
+          Layer.provideMerge(ClaudeCluster.layerSingle({
+            filename: Path.join(root, "cluster.db"),
+            // the turn in flight is given 1 s to finish when the runner stops, then cut
+            shardingConfig: { entityTerminationTimeout: "1 second" }
+          })),
+          // The interrupt's own control timeout is past the test's: only the drain timeout can end the wait.
+          Layer.provide(ClaudeCode.layer({ env: (yield* ScriptedModel.ScriptedModel).cliEnv, controlTimeout: 300_000 }))
+        )
+        const { clis, stopping } = yield* Effect.gen(function*() {
+          const client = yield* ClaudeSession.client
+          yield* Effect.forkScoped(client("hung-user").Prompt({ promptId: "p-1", prompt: promptText("hung-user", 1) }))
+          yield* Deferred.await(asked)
+          // The CLI stops answering (a stopped process: no interrupt is answered, no result comes).
+          const clis = cliProcessesOf(process.pid)
+          for (const pid of clis) process.kill(pid, "SIGSTOP")
+          return { clis, stopping: Date.now() }
+        }).pipe(Effect.provide(runner), Effect.scoped)
+        // The cut turn is interrupted in its CLI and read to its result for at most 10 s (the drain timeout),
+        // then its session is closed and the CLI killed. Without that bound the runner's close (and, in a
+        // cluster, the release of the entity's shard) would wait for ever.
+        assert.isBelow(Date.now() - stopping, 30_000, "the runner stopped within the drain timeout")
+        assert.strictEqual(clis.length, 1)
+        assert.deepStrictEqual(clis.filter(isAlive), [], "the session's CLI is gone")
+        assert.deepStrictEqual(readLines(Path.join(root, "sessions", "hung-user", "turns.log")), [], "nothing ran")
+      }).pipe(
+        Effect.scoped,
+        Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
+      ),
+    120_000
+  )
+
+  it.live(
+    "a session whose transcript was cut before its first prompt was recorded starts anew under its id",
+    () =>
+      Effect.gen(function*() {
+        const { root, runner } = yield* singleRunner()
+        const cliEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
+        const entityId = "cut-user"
+        const sessionId = ClaudeSession.sessionIdOf(entityId)
+        const cwd = Path.join(root, "sessions", entityId)
+        Fs.mkdirSync(cwd, { recursive: true })
+        const projectKey = SessionStore.projectKey(cwd, cliEnv)
+        // What a CLI records of a turn before its prompt: its queue records, in the store and on this runner.
+        const queued = [
+          { type: "queue-operation", operation: "enqueue", timestamp: new Date().toISOString(), sessionId },
+          { type: "queue-operation", operation: "dequeue", timestamp: new Date().toISOString(), sessionId }
+        ]
+        const local = Path.join(cliEnv.CLAUDE_CONFIG_DIR!, "projects", projectKey, `${sessionId}.jsonl`)
+        Fs.mkdirSync(Path.dirname(local), { recursive: true })
+        Fs.writeFileSync(local, queued.map((entry) => JSON.stringify(entry)).join("\n") + "\n")
+        const result = yield* Effect.gen(function*() {
+          const store = yield* SessionStore.SessionStore
+          yield* store.append({ projectKey, sessionId }, queued)
+          const client = yield* ClaudeSession.client
+          const messages = yield* client(entityId).Prompt({ promptId: "p-1", prompt: promptText(entityId, 1) })
+          const stored = yield* store.load({ projectKey, sessionId })
+          assert.isTrue(
+            Option.exists(stored, (entries) => entries.some((entry) => entry.type === "user")),
+            "the new turn is stored under the session's id"
+          )
+          return resultOf(messages)
+        }).pipe(Effect.provide(runner), Effect.scoped)
+        assert.strictEqual(result.result, `done ${entityId}-p1`)
+        assert.strictEqual(result.session_id, sessionId)
       }).pipe(
         Effect.scoped,
         Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))

@@ -1,16 +1,19 @@
-import { ClaudeCode, ClaudeError, HookLayer, HookResult, SessionStore } from "@claude-effect/sdk"
+import { ClaudeCode, ClaudeError, HookLayer, HookResult, Protocol, SessionStore } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as TestClock from "effect/TestClock"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Mirror from "../src/internal/sessionStoreMirror.js"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
@@ -146,6 +149,38 @@ describe("SessionStore (in memory)", () => {
     // without CLAUDE_CONFIG_DIR the CLI ignores the name, and so does the key
     assert.strictEqual(SessionStore.projectKey("/x", { CLAUDE_CODE_PROJECT_DIR_NAME: "tenant-42" }), "-x")
   })
+})
+
+describe("SessionStore mirroring", () => {
+  it.scoped("an append the store never answers times out after 60 s: the flush returns, says so, keeps the batch", () =>
+    Effect.gen(function*() {
+      const memory = yield* SessionStore.makeMemory
+      let answering = false
+      const store = SessionStore.make({
+        ...memory,
+        append: (key, entries) => answering ? memory.append(key, entries) : Effect.never
+      })
+      const configDir = Path.join(Os.tmpdir(), "machine", ".claude")
+      const mirror = yield* Mirror.make({ store, configDir })
+      mirror.observe(
+        Schema.decodeUnknownSync(Protocol.Message)({
+          type: "transcript_mirror",
+          filePath: Path.join(configDir, "projects", "project", "s-1.jsonl"),
+          entries: [{ type: "user", uuid: "u-1" }]
+        })
+      )
+      // The flush runs uninterruptibly (a batch is sent or kept, never lost): the timeout must still end the wait.
+      const flushing = yield* Effect.fork(mirror.flush)
+      while ((yield* TestClock.sleeps()).length === 0) yield* Effect.yieldNow()
+      yield* TestClock.adjust("60 seconds")
+      const reports = yield* Fiber.join(flushing)
+      assert.strictEqual(reports.length, 1)
+      assert.include(JSON.stringify(reports[0]), "no answer within 1m")
+      assert.include(JSON.stringify(reports[0]), "the batch is kept")
+      answering = true
+      assert.deepStrictEqual(yield* mirror.flush, [], "the kept batch is stored by the next flush")
+      assert.deepStrictEqual(yield* memory.load(key("s-1")), Option.some([{ type: "user", uuid: "u-1" }]))
+    }))
 })
 
 describe("SessionStore with the real CLI", () => {

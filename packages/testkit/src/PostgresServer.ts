@@ -182,7 +182,9 @@ const awaitExit = (child: ChildProcess.ChildProcess): Effect.Effect<void> =>
   child.exitCode !== null || child.signalCode !== null
     ? Effect.void
     : Effect.async<void>((resume) => {
-      child.once("exit", () => resume(Effect.void))
+      const onExit = () => resume(Effect.void)
+      child.once("exit", onExit)
+      return Effect.sync(() => child.off("exit", onExit))
     })
 
 /**
@@ -256,7 +258,9 @@ export const make = (options: Options = {}): Effect.Effect<Service, PostgresServ
       current = undefined
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return Effect.void
       child.kill("SIGINT")
+      // Interruptible: stopping is a finalizer, and the timeout could not otherwise end the wait.
       return awaitExit(child).pipe(
+        Effect.interruptible,
         Effect.timeout(Duration.seconds(10)),
         Effect.catchAll(() => Effect.zipRight(Effect.sync(() => child.kill("SIGKILL")), awaitExit(child)))
       )

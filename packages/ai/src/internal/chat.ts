@@ -140,10 +140,12 @@ export const make = (
         return Internal.translateTurn(messages, translator, providerOptions.responseFormat).pipe(
           method === "streamText" ? Stream.ensuring(record) : Stream.onDone(() => record),
           // A turn cut short (interrupted, failed before its result) is stopped in the CLI, and what is left of
-          // it is read, so that the next turn starts at its own messages.
+          // it is read, so that the next turn starts at its own messages. Interruptible: a finalizer runs
+          // uninterruptibly, and the timeout could not otherwise stop a read whose CLI never answers.
           Stream.ensuring(Effect.suspend(() =>
             ended ? Effect.void : session.session.interrupt.pipe(
               Effect.zipRight(Stream.runDrain(session.session.receiveTurn)),
+              Effect.interruptible,
               Effect.timeout(settleTimeout),
               Effect.ignore
             )

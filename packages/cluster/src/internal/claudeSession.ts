@@ -30,6 +30,8 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as Path from "node:path"
 import type * as ClaudeSessionModule from "../ClaudeSession.js"
 
 /** @internal */
@@ -93,6 +95,32 @@ export const sessionIdOf = (entityId: string): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
+const isConversation = (entry: SessionStore.Entry): boolean => entry.type === "user" || entry.type === "assistant"
+
+/** Removes a session's local transcript when it holds no message of the conversation (nothing is lost). */
+const removeUnstartedTranscript = (
+  env: Readonly<Record<string, string | undefined>>,
+  projectKey: string,
+  sessionId: string
+): void => {
+  const configDir = env.CLAUDE_CONFIG_DIR ?? Path.join(env.HOME ?? Os.homedir(), ".claude")
+  const file = Path.join(configDir, "projects", projectKey, `${sessionId}.jsonl`)
+  let text: string
+  try {
+    text = Fs.readFileSync(file, "utf8")
+  } catch {
+    return // none
+  }
+  const started = text.split("\n").some((line) => {
+    try {
+      return line.length > 0 && isConversation(JSON.parse(line))
+    } catch {
+      return true // a line that is not JSON: not ours to judge, keep the file
+    }
+  })
+  if (!started) Fs.rmSync(file, { force: true })
+}
+
 // How long an interrupted turn may take to reach its result before the session is closed instead.
 const DRAIN_TIMEOUT = Duration.seconds(10)
 
@@ -154,11 +182,18 @@ export const layer = (
                 return dir
               }
             })
-            const stored = yield* store.load({ projectKey: SessionStore.projectKey(cwd, env), sessionId })
+            const projectKey = SessionStore.projectKey(cwd, env)
+            const stored = yield* store.load({ projectKey, sessionId })
+            // A transcript the CLI can resume holds a message of the conversation. One cut before its first
+            // prompt was recorded holds only the CLI's queue records, in which `--resume` finds "no
+            // conversation": that session starts anew under its id, once this runner's local copy of those
+            // records (the CLI refuses an id whose transcript exists) is gone.
+            const resumable = Option.exists(stored, (entries) => entries.some(isConversation))
+            if (!resumable) yield* Effect.sync(() => removeUnstartedTranscript(env, projectKey, sessionId))
             const scope = yield* Scope.fork(sessionsScope, ExecutionStrategy.sequential)
             const session = yield* ClaudeCode.session({
               ...input,
-              ...(Option.isSome(stored) ? { resume: sessionId } : { sessionId })
+              ...(resumable ? { resume: sessionId } : { sessionId })
             }).pipe(
               Effect.provide(runner),
               Scope.extend(scope),
@@ -175,11 +210,14 @@ export const layer = (
             yield* Effect.acquireRelease(turns.take(1), () => turns.release(1))
             const session = yield* open
             let finished = false
-            // A turn cut short (the client went away): interrupt it and read it to its result, so that
-            // the next turn starts clean; a session that cannot is closed (the next prompt resumes it).
+            // A turn cut short (the client went away, the entity stopped): interrupt it and read it to its
+            // result, so that the next turn starts clean; a session that cannot is closed (the next prompt
+            // resumes it). Interruptible: a finalizer runs uninterruptibly, and the timeout could not stop a
+            // drain whose CLI never answers (the entity's close, and with it its shard's release, would hang).
             yield* Effect.addFinalizer(() =>
               finished ? Effect.void : session.interrupt.pipe(
                 Effect.zipRight(Stream.runDrain(session.receiveTurn)),
+                Effect.interruptible,
                 Effect.timeout(DRAIN_TIMEOUT),
                 Effect.catchAllCause(() => close)
               )

@@ -134,8 +134,11 @@ export const make = (options: {
       pendingBytes += bytes
     }
 
+    // Interruptible: the flush runs uninterruptibly, and the timeout could not otherwise stop an append the
+    // store never answers (the batch is kept, as for any timeout).
     const sendOne = (batch: Batch): Effect.Effect<SessionStoreError | undefined> =>
       store.append(batch.key, batch.entries).pipe(
+        Effect.interruptible,
         Effect.timeoutFail({
           duration: APPEND_TIMEOUT,
           onTimeout: () =>
