@@ -9,6 +9,7 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -18,21 +19,44 @@ const SESSIONS = Number(process.env.SESSIONS ?? 4)
 
 /**
  * A runner of `ClaudeSession`s over SQLite in a temporary directory (removed
- * with the scope), under the "single" policy, its CLIs pointed at the
- * ScriptedModel.
+ * with the scope), under the "single" policy unless given another, its CLIs
+ * pointed at the ScriptedModel.
  */
-const singleRunner = (options: { readonly maxIdleTime?: Duration.DurationInput } = {}) =>
+const singleRunner = (options: {
+  readonly maxIdleTime?: Duration.DurationInput
+  readonly policy?: ReturnType<typeof policy>
+  readonly shardingConfig?: ClaudeCluster.Options["shardingConfig"]
+  readonly controlTimeout?: number
+} = {}) =>
   Effect.gen(function*() {
     const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
     yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
-    const modelEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
-    const runner = ClaudeSession.layer({ options: sessionOptions(Path.join(root, "sessions")), ...options }).pipe(
-      Layer.provide(policy("single")),
-      Layer.provideMerge(ClaudeCluster.layerSingle({ filename: Path.join(root, "cluster.db") })),
-      Layer.provide(ClaudeCode.layer({ env: modelEnv }))
+    const cliEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
+    const runner = ClaudeSession.layer({
+      options: sessionOptions(Path.join(root, "sessions")),
+      maxIdleTime: options.maxIdleTime
+    }).pipe(
+      Layer.provide(options.policy ?? policy("single")),
+      Layer.provideMerge(ClaudeCluster.layerSingle({
+        filename: Path.join(root, "cluster.db"),
+        shardingConfig: options.shardingConfig
+      })),
+      Layer.provide(ClaudeCode.layer({
+        env: cliEnv,
+        ...(options.controlTimeout !== undefined ? { controlTimeout: options.controlTimeout } : {})
+      }))
     )
-    return { root, runner }
+    return { root, cliEnv, runner }
   })
+
+/** A test on the real CLI, against the scenario's scripted model. */
+const live = <A, E>(
+  effect: Effect.Effect<A, E, ScriptedModel.ScriptedModel | NodeContext.NodeContext | Scope.Scope>
+) =>
+  effect.pipe(
+    Effect.scoped,
+    Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
+  )
 
 /** The result that ends a turn's messages. */
 const resultOf = (messages: ReadonlyArray<Protocol.Message>) => {
@@ -45,7 +69,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
   it.live(
     "sessions as entities: two prompts each, every Bash command under the runner's hook, the second turn carrying the first",
     () =>
-      Effect.gen(function*() {
+      live(Effect.gen(function*() {
         const { root, runner } = yield* singleRunner()
         const entities = Array.from({ length: SESSIONS }, (_, i) => `user-${i}`)
         const results = yield* Effect.gen(function*() {
@@ -75,17 +99,14 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           assert.isDefined(second)
           assert.isTrue(second!.includes(`done ${entityId}-p1`), "the second turn's request carries the first")
         }
-      }).pipe(
-        Effect.scoped,
-        Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
-      ),
+      })),
     120_000
   )
 
   it.live(
     "a prompt id sent twice runs once; an idle session is closed, and the next prompt resumes it",
     () =>
-      Effect.gen(function*() {
+      live(Effect.gen(function*() {
         const { runner } = yield* singleRunner({ maxIdleTime: "2 seconds" })
         yield* Effect.gen(function*() {
           const client = (yield* ClaudeSession.client)("idle-user")
@@ -113,34 +134,25 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           assert.isTrue(last.includes("done idle-user-p1"))
         }).pipe(Effect.provide(runner), Effect.scoped)
         assert.deepStrictEqual(cliProcessesOf(process.pid), [], "the runner closed its sessions")
-      }).pipe(
-        Effect.scoped,
-        Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
-      ),
+      })),
     120_000
   )
 
   it.live(
     "a runner stopping while its CLI has stopped answering mid-turn: the turn is cut and the CLI ended, within the drain timeout",
     () =>
-      Effect.gen(function*() {
-        const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
-        yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
+      live(Effect.gen(function*() {
         const asked = yield* Deferred.make<void>()
-        const hanging = HookLayer.preToolUse(
-          { matcher: "Bash", timeout: "10 minutes" },
-          () => Effect.zipRight(Deferred.succeed(asked, undefined), Effect.never)
-        )
-        const runner = ClaudeSession.layer({ options: sessionOptions(Path.join(root, "sessions")) }).pipe(
-          Layer.provide(hanging),
-          Layer.provideMerge(ClaudeCluster.layerSingle({
-            filename: Path.join(root, "cluster.db"),
-            // the turn in flight is given 1 s to finish when the runner stops, then cut
-            shardingConfig: { entityTerminationTimeout: "1 second" }
-          })),
-          // The interrupt's own control timeout is past the test's: only the drain timeout can end the wait.
-          Layer.provide(ClaudeCode.layer({ env: (yield* ScriptedModel.ScriptedModel).cliEnv, controlTimeout: 300_000 }))
-        )
+        const { root, runner } = yield* singleRunner({
+          policy: HookLayer.preToolUse(
+            { matcher: "Bash", timeout: "10 minutes" },
+            () => Effect.zipRight(Deferred.succeed(asked, undefined), Effect.never)
+          ),
+          // the turn in flight is given 1 s to finish when the runner stops, then cut
+          shardingConfig: { entityTerminationTimeout: "1 second" },
+          // the interrupt's own control timeout is past the test's: only the drain timeout can end the wait
+          controlTimeout: 300_000
+        })
         const { clis, stopping } = yield* Effect.gen(function*() {
           const client = yield* ClaudeSession.client
           yield* Effect.forkScoped(client("hung-user").Prompt({ promptId: "p-1", prompt: promptText("hung-user", 1) }))
@@ -157,19 +169,15 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
         assert.strictEqual(clis.length, 1)
         assert.deepStrictEqual(clis.filter(isAlive), [], "the session's CLI is gone")
         assert.deepStrictEqual(readLines(Path.join(root, "sessions", "hung-user", "turns.log")), [], "nothing ran")
-      }).pipe(
-        Effect.scoped,
-        Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
-      ),
+      })),
     120_000
   )
 
   it.live(
     "a session whose transcript was cut before its first prompt was recorded starts anew under its id",
     () =>
-      Effect.gen(function*() {
-        const { root, runner } = yield* singleRunner()
-        const cliEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
+      live(Effect.gen(function*() {
+        const { cliEnv, root, runner } = yield* singleRunner()
         const entityId = "cut-user"
         const sessionId = ClaudeSession.sessionIdOf(entityId)
         const cwd = Path.join(root, "sessions", entityId)
@@ -180,7 +188,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           { type: "queue-operation", operation: "enqueue", timestamp: new Date().toISOString(), sessionId },
           { type: "queue-operation", operation: "dequeue", timestamp: new Date().toISOString(), sessionId }
         ]
-        const local = Path.join(cliEnv.CLAUDE_CONFIG_DIR!, "projects", projectKey, `${sessionId}.jsonl`)
+        const local = Path.join(SessionStore.configDir(cliEnv), "projects", projectKey, `${sessionId}.jsonl`)
         Fs.mkdirSync(Path.dirname(local), { recursive: true })
         Fs.writeFileSync(local, queued.map((entry) => JSON.stringify(entry)).join("\n") + "\n")
         const result = yield* Effect.gen(function*() {
@@ -197,10 +205,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
         }).pipe(Effect.provide(runner), Effect.scoped)
         assert.strictEqual(result.result, `done ${entityId}-p1`)
         assert.strictEqual(result.session_id, sessionId)
-      }).pipe(
-        Effect.scoped,
-        Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
-      ),
+      })),
     120_000
   )
 })

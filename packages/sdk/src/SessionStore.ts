@@ -231,3 +231,13 @@ export const layerMemory: Layer.Layer<SessionStore> = Layer.effect(SessionStore,
  */
 export const projectKey: (resolvedCwd: string, env?: Readonly<Record<string, string | undefined>>) => string =
   internal.projectKey
+
+/**
+ * The directory a CLI run with this environment keeps its configuration and
+ * transcripts in (`<configDir>/projects/<projectKey>/<sessionId>.jsonl`):
+ * `CLAUDE_CONFIG_DIR` when it is set and not empty, else `.claude` in `HOME`.
+ *
+ * @since 0.1.0
+ * @category Keys
+ */
+export const configDir: (env: Readonly<Record<string, string | undefined>>) => string = internal.configDir

@@ -149,6 +149,12 @@ describe("SessionStore (in memory)", () => {
     // without CLAUDE_CONFIG_DIR the CLI ignores the name, and so does the key
     assert.strictEqual(SessionStore.projectKey("/x", { CLAUDE_CODE_PROJECT_DIR_NAME: "tenant-42" }), "-x")
   })
+
+  it("configDir is CLAUDE_CONFIG_DIR when set and not empty, else .claude in HOME", () => {
+    assert.strictEqual(SessionStore.configDir({ CLAUDE_CONFIG_DIR: "/c", HOME: "/home/me" }), "/c")
+    assert.strictEqual(SessionStore.configDir({ CLAUDE_CONFIG_DIR: "", HOME: "/home/me" }), "/home/me/.claude")
+    assert.strictEqual(SessionStore.configDir({ HOME: "/home/me" }), "/home/me/.claude")
+  })
 })
 
 describe("SessionStore mirroring", () => {
@@ -192,6 +198,10 @@ describe("SessionStore with the real CLI", () => {
       const session = yield* ClaudeCode.session({ allowedTools: ["Bash"] })
       const first = yield* collect(session.turn("make the file"))
       const sessionId: string = lastOf(first).session_id
+      // the CLI files it where configDir and projectKey say
+      assert.isTrue(Fs.existsSync(
+        Path.join(SessionStore.configDir(model.cliEnv), "projects", SessionStore.projectKey(cwd), `${sessionId}.jsonl`)
+      ))
       // the turn's transcript is in the store by the time its result is read
       const afterFirst = Option.getOrThrow(
         yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId })

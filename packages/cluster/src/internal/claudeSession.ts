@@ -30,7 +30,6 @@ import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
 import type * as ClaudeSessionModule from "../ClaudeSession.js"
 
@@ -103,8 +102,7 @@ const removeUnstartedTranscript = (
   projectKey: string,
   sessionId: string
 ): void => {
-  const configDir = env.CLAUDE_CONFIG_DIR ?? Path.join(env.HOME ?? Os.homedir(), ".claude")
-  const file = Path.join(configDir, "projects", projectKey, `${sessionId}.jsonl`)
+  const file = Path.join(SessionStore.configDir(env), "projects", projectKey, `${sessionId}.jsonl`)
   let text: string
   try {
     text = Fs.readFileSync(file, "utf8")

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as Path from "node:path"
 import type * as SessionStore from "../SessionStore.js"
 import * as AnswerIssues from "./answerIssues.js"
 import { SessionStoreError } from "./claudeError.js"
@@ -191,6 +192,21 @@ export const projectKey = (resolvedCwd: string, env: Readonly<Record<string, str
   const sanitized = resolvedCwd.replace(/[^a-zA-Z0-9]/g, "-")
   return sanitized.length <= MAX_SANITIZED ? sanitized : `${sanitized.slice(0, MAX_SANITIZED)}-${djb2(resolvedCwd)}`
 }
+
+/**
+ * The CLI's configuration directory for an environment: `CLAUDE_CONFIG_DIR`
+ * when set and not empty, else `.claude` in its home.
+ *
+ * @internal
+ */
+export const configDir = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.CLAUDE_CONFIG_DIR !== undefined && env.CLAUDE_CONFIG_DIR !== ""
+    ? env.CLAUDE_CONFIG_DIR
+    : Path.join(homeDir(env), ".claude")
+
+/** @internal */
+export const homeDir = (env: Readonly<Record<string, string | undefined>>): string =>
+  env.HOME ?? env.USERPROFILE ?? process.env.HOME ?? "/"
 
 // -----------------------------------------------------------------------------
 // in memory

@@ -59,10 +59,8 @@ export const attach = (
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
     const env = Mapping.toEnv(options, process.env)
-    const home = env.HOME ?? env.USERPROFILE ?? (yield* Effect.sync(() => process.env.HOME ?? "/"))
-    const configDir = env.CLAUDE_CONFIG_DIR !== undefined && env.CLAUDE_CONFIG_DIR !== ""
-      ? env.CLAUDE_CONFIG_DIR
-      : path.join(home, ".claude")
+    const home = InternalSessionStore.homeDir(env)
+    const configDir = InternalSessionStore.configDir(env)
 
     // Every read of a resume is bounded: a store that does not answer fails the session instead of hanging it.
     const loadTimeout = settings.loadTimeout
