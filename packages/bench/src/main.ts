@@ -199,6 +199,11 @@ const methodNotes = (quick: boolean): Array<string> => [
     quick ? "1 MB" : "10 MB"
   } Write makes the CLI compact on its next request; the script answers every later request with text.` +
   " The prompt line is echoed back with `--replay-user-messages` to check it arrived intact.",
+  "Row 6: each session runs its turns one after the other and uses only their results. Ours runs a turn with " +
+  "`session.result(prompt)` (the turn read to its result by pulls, no stream run), the official SDK iterates its " +
+  "query until the result, raw reads lines until it. Running a stream costs Effect ~500 runtime steps of its own, " +
+  "about what a short turn's messages cost: the line 'ours running each turn's stream' is the same run with " +
+  "`Stream.runDrain(session.turn(prompt))`.",
   "Row 7: raw interrupts with the `interrupt` control request, closes with interrupt + end of stdin, aborts with " +
   "SIGTERM. Ours: `session.interrupt`, closing the session's scope, a stream that stops reading " +
   "(`Stream.takeUntil`), `Fiber.interrupt` of the consumer. Official: `interrupt()`, `close()`, `break` out of " +

@@ -370,6 +370,15 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           timeoutMillis: 300_000,
           maxRuns: 3
         },
+        // The same, ours consuming each turn as a stream (`Stream.runDrain(session.turn(prompt))`).
+        {
+          key: `concurrency-${large}-streams`,
+          scenario: "concurrency",
+          params: { sessions: large, turns: 3, streams: 1 },
+          timeoutMillis: 300_000,
+          maxRuns: 3,
+          sdks: ["ours"]
+        },
         // Sixty-four CLIs on one small machine: a run takes minutes, so fewer runs.
         {
           key: `concurrency-${huge}`,
@@ -399,9 +408,23 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
             "lower",
             (r) => r.maxRssMb
           )
+          const streams = n === large
+            ? [oursFrom(
+              medianLine(
+                o,
+                `concurrency-${n}`,
+                "6 concurrency",
+                `${n} sessions, ours running each turn's stream (Stream.runDrain) rather than session.result: SDK CPU (ms)`,
+                "lower",
+                (r) => r.cpuMillis
+              ),
+              medianLine(o, `concurrency-${n}-streams`, "6 concurrency", "", "lower", (r) => r.cpuMillis)
+            )]
+            : []
           return [
             medianLine(o, `concurrency-${n}`, "6 concurrency", `${n} sessions: wall time (ms)`, "lower", m("wall")),
             targeted ? withTarget(cpu, { ratio: 2 }) : cpu,
+            ...streams,
             targeted ? withTarget(rss, { ratio: 1.2 }) : rss,
             checkLine(
               o,

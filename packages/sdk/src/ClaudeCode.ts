@@ -26,7 +26,7 @@ import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { type ClaudeError, noResult, OptionsError, resultFailure } from "./ClaudeError.js"
+import { type ClaudeError, noResult, OptionsError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
 import * as CliLocator from "./CliLocator.js"
 import * as CliProcess from "./CliProcess.js"
@@ -338,17 +338,7 @@ export const result = (
   prompt: Prompt,
   options?: ClaudeOptions.OptionsInput
 ): Effect.Effect<Protocol.ResultSuccess, ClaudeError, ClaudeCode> =>
-  query(prompt, options).pipe(
-    Stream.filter(Protocol.isResultMessage),
-    Stream.runLast,
-    Effect.flatMap((last): Effect.Effect<Protocol.ResultSuccess, ClaudeError> => {
-      if (Option.isNone(last)) return Effect.fail(noResult())
-      const failure = resultFailure(last.value)
-      return failure === undefined && Protocol.isResultSuccess(last.value)
-        ? Effect.succeed(last.value)
-        : Effect.fail(failure ?? noResult())
-    })
-  )
+  Effect.scoped(Effect.flatMap(session(options), (opened) => opened.result(prompt)))
 
 /**
  * Runs one prompt like {@link query} and returns its answer as a value of

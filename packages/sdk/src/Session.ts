@@ -76,6 +76,16 @@ export interface Session {
   /** Streams the messages of the next turn, up to and including its `result`, without sending. */
   readonly receiveTurn: Stream.Stream<Protocol.Message, ClaudeError>
   /**
+   * Sends a prompt, runs its turn to the `result` and returns it; the turn's
+   * other messages are read (hooks, the permission gate and a session store
+   * see them) but not kept. A result that reports an error (`is_error`, or an
+   * error subtype such as `error_max_turns`) fails with a `ResultError`, as
+   * `ClaudeCode.result` does. When only the result matters it costs less than
+   * running `turn`'s stream: running any stream takes ~500 Effect runtime
+   * steps of its own, about what a short turn's messages cost.
+   */
+  readonly result: (prompt: Prompt) => Effect.Effect<Protocol.ResultSuccess, ClaudeError>
+  /**
    * Every message from now until the CLI exits. One consumer at a time.
    *
    * Messages arrive in chunks of what the CLI has written, and a chunk always

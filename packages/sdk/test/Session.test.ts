@@ -16,6 +16,8 @@ import * as Option from "effect/Option"
 import * as Scope from "effect/Scope"
 import * as Sink from "effect/Sink"
 import * as Stream from "effect/Stream"
+import * as Fs from "node:fs"
+import * as Path from "node:path"
 import { bash, harness, isAlive, processesIn, Workspace } from "./utils/harness.js"
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
@@ -253,6 +255,37 @@ const replayingExecutor = (turns: ReadonlyArray<string>) =>
   )
 
 describe("ClaudeCode.session message delivery", () => {
+  it.live("session.result runs a turn to its result: the tool ran, and the next turn carries the earlier ones", () =>
+    Effect.gen(function*() {
+      const { cwd } = yield* Workspace
+      const session = yield* ClaudeCode.session({ allowedTools: ["Bash"] })
+      const first = yield* session.result("make the file")
+      assert.strictEqual(first.result, "made it")
+      assert.isTrue(Fs.existsSync(Path.join(cwd, "made.txt")), "the turn's Bash call ran")
+      const second = yield* session.result("and now?")
+      assert.strictEqual(second.result, "still here")
+      assert.strictEqual(second.session_id, first.session_id)
+      const turns = yield* ScriptedModel.turnRequests
+      assert.isTrue(turns[turns.length - 1].includes("made it"), "the second turn's request carries the first")
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(harness([bash("touch made.txt"), ScriptedModel.text("made it"), ScriptedModel.text("still here")]))
+    ))
+
+  it.live("session.result fails with ResultError on an error result, and the session takes the next prompt", () =>
+    Effect.gen(function*() {
+      const session = yield* ClaudeCode.session({ maxTurns: 1, allowedTools: ["Bash"] })
+      // one model turn allowed, and the model wants a second one (after its tool call)
+      const error = yield* session.result("go").pipe(Effect.flip)
+      assert.strictEqual(error._tag, "ResultError")
+      assert.strictEqual((error as any).reason, "error_max_turns")
+      const next = yield* session.result("just answer")
+      assert.strictEqual(next.result, "answered")
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(harness([bash("echo one"), ScriptedModel.text("answered")]))
+    ))
+
   it.live("two turns in one read: the first turn ends at its result, the next loses nothing", () =>
     Effect.gen(function*() {
       // Two turns as the real CLI wrote them (a decoded message is the parsed line, unchanged).
@@ -260,6 +293,12 @@ describe("ClaudeCode.session message delivery", () => {
       const second = yield* collect(ClaudeCode.query("two"))
       assert.deepStrictEqual([lastOf(first).result, lastOf(second).result], ["uno", "dos"])
       const lines = [...first, ...second].map((message) => JSON.stringify(message))
+      const replaying = ClaudeCode.layer({ executable: process.execPath }).pipe(
+        Layer.provide(Layer.merge(
+          NodeContext.layer,
+          Layer.succeed(CommandExecutor.CommandExecutor, replayingExecutor(lines))
+        ))
+      )
 
       const replayed = yield* Effect.scoped(Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
@@ -269,18 +308,18 @@ describe("ClaudeCode.session message delivery", () => {
         yield* session.endInput
         const rest = yield* collect(session.messages)
         return { turn, next, rest }
-      })).pipe(
-        Effect.provide(
-          ClaudeCode.layer({ executable: process.execPath }).pipe(
-            Layer.provide(Layer.merge(
-              NodeContext.layer,
-              Layer.succeed(CommandExecutor.CommandExecutor, replayingExecutor(lines))
-            ))
-          )
-        )
-      )
+      })).pipe(Effect.provide(replaying))
+      // The same lines, the first turn run by `session.result`: it stops at the first result too.
+      const byResult = yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* ClaudeCode.session()
+        const result = yield* session.result("one")
+        const next = yield* collect(session.receiveTurn).pipe(Effect.timeout("10 seconds"))
+        return { result, next }
+      })).pipe(Effect.provide(replaying))
       assert.deepStrictEqual(replayed.turn, first)
       assert.deepStrictEqual(replayed.next, second)
       assert.deepStrictEqual(replayed.rest, [])
+      assert.deepStrictEqual(byResult.result, lastOf(first))
+      assert.deepStrictEqual(byResult.next, second)
     }).pipe(Effect.provide(harness([ScriptedModel.text("uno"), ScriptedModel.text("dos")]))))
 })

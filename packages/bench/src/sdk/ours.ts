@@ -259,7 +259,11 @@ const concurrency = (job: Job) =>
           Fs.mkdirSync(cwd, { recursive: true })
           const session = yield* ClaudeCode.session({ cwd })
           for (let k = 0; k < job.params.turns; k++) {
-            yield* session.turn(`${PROMPT} (turn ${k + 1})`).pipe(Stream.runDrain)
+            // Only the result is used: `session.result` runs the turn without running a stream (as the docs
+            // recommend); `streams: 1` runs each turn's stream to its end instead.
+            const prompt = `${PROMPT} (turn ${k + 1})`
+            if (job.params.streams === 1) yield* Stream.runDrain(session.turn(prompt))
+            else yield* session.result(prompt)
             results++
           }
           work = Math.max(work, now() - t0)

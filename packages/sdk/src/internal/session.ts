@@ -27,8 +27,16 @@ import type * as ControlRouter from "../ControlRouter.js"
 import type * as HookRegistry from "../HookRegistry.js"
 import type * as Protocol from "../Protocol.js"
 import type { Prompt, Session } from "../Session.js"
-import { type ClaudeError, InitializeError, type ProtocolError, ResultError } from "./claudeError.js"
+import {
+  type ClaudeError,
+  InitializeError,
+  noResult,
+  type ProtocolError,
+  ResultError,
+  resultFailure
+} from "./claudeError.js"
 import type { SessionServers } from "./mcpServer.js"
+import { isResultMessage, isResultSuccess } from "./protocol/codec.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
@@ -463,6 +471,16 @@ const makeSession = (
         return router.send(input as Protocol.StdinMessage)
       })
 
+    // A turn read to its end by pulls alone: the last message of the chunk that ended it (its result), or
+    // `undefined` when the messages ended first.
+    const lastOfTurn = (turn: { ended: boolean }): Effect.Effect<Protocol.Message | undefined, ClaudeError> =>
+      Effect.flatMap(pull(turn), (chunk) =>
+        chunk === undefined
+          ? Effect.succeed(undefined)
+          : turn.ended
+          ? Effect.succeed(Chunk.unsafeLast(chunk))
+          : lastOfTurn(turn))
+
     const session: Session = {
       pid: cli.pid,
       initialization,
@@ -470,6 +488,11 @@ const makeSession = (
       send,
       turn: (prompt) => streamOf(send(prompt), true),
       receiveTurn,
+      result: (prompt) =>
+        Effect.flatMap(
+          send(prompt),
+          () => Effect.flatMap(Effect.suspend(() => lastOfTurn({ ended: false })), toResult)
+        ),
       messages,
       endInput: cli.endInput,
       stderr,
@@ -523,6 +546,17 @@ export const query = (
     return Stream.merge(session.messages, Stream.execute(writer))
   }
   return session.turn(prompt as Prompt)
+}
+
+/**
+ * A turn's last message as its outcome: a successful `result`, or a `ResultError` (an error result, or none).
+ *
+ * @internal
+ */
+export const toResult = (last: Protocol.Message | undefined): Effect.Effect<Protocol.ResultSuccess, ResultError> => {
+  if (last === undefined || !isResultMessage(last)) return Effect.fail(noResult())
+  const failure = resultFailure(last)
+  return failure === undefined && isResultSuccess(last) ? Effect.succeed(last) : Effect.fail(failure ?? noResult())
 }
 
 const notAuthenticated = (result: Protocol.Message): ResultError => {

@@ -21,7 +21,16 @@ import { McpReadResourceResponse } from "./protocol/responses.js"
 /** The members of `Session` that are control requests. */
 export type ControlMethods = Omit<
   Session,
-  "pid" | "initialization" | "sessionId" | "send" | "turn" | "receiveTurn" | "messages" | "endInput" | "stderr"
+  | "pid"
+  | "initialization"
+  | "sessionId"
+  | "send"
+  | "turn"
+  | "receiveTurn"
+  | "result"
+  | "messages"
+  | "endInput"
+  | "stderr"
 >
 
 /**
