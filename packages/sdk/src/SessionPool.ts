@@ -241,3 +241,17 @@ export const query = (
   options?: ClaimOptions
 ): Stream.Stream<Protocol.Message, ClaudeError, SessionPool> =>
   Stream.unwrapScoped(Effect.map(session(options), (claimed) => InternalSession.query(claimed, prompt)))
+
+/**
+ * Runs one prompt on a claimed session, as `ClaudeCode.result` does on a cold
+ * one: returns the turn's `result` (an error result fails with a
+ * `ResultError`), and the process is gone when it returns.
+ *
+ * @since 0.1.0
+ * @category Queries
+ */
+export const result = (
+  prompt: Prompt,
+  options?: ClaimOptions
+): Effect.Effect<Protocol.ResultSuccess, ClaudeError, SessionPool> =>
+  Effect.scoped(Effect.flatMap(session(options), (claimed) => claimed.result(prompt)))

@@ -101,6 +101,17 @@ describe("SessionPool", () => {
       Effect.provide(Layer.provideMerge(SessionPool.layer({ size: 1 }), harness([ScriptedModel.text("from the pool")])))
     ))
 
+  it.live("SessionPool.result returns the turn's result from a claimed process, which is gone afterwards", () =>
+    Effect.gen(function*() {
+      const pool = yield* SessionPool.SessionPool
+      const { ready } = yield* awaitStatus(pool, full)
+      const result = yield* SessionPool.result("one shot")
+      assert.strictEqual(result.result, "from the pool")
+      assert.isFalse(isAlive(ready[0]), "the claimed process ended with its turn")
+    }).pipe(
+      Effect.provide(Layer.provideMerge(SessionPool.layer({ size: 1 }), harness([ScriptedModel.text("from the pool")])))
+    ))
+
   it.live("claims wait for the next warm-up when none is ready, each gets its own process", () =>
     Effect.gen(function*() {
       const pool = yield* SessionPool.make({ size: 1 })
