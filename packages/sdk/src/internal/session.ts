@@ -489,9 +489,9 @@ const makeSession = (
       turn: (prompt) => streamOf(send(prompt), true),
       receiveTurn,
       result: (prompt) =>
-        Effect.flatMap(
-          send(prompt),
-          () => Effect.flatMap(Effect.suspend(() => lastOfTurn({ ended: false })), toResult)
+        send(prompt).pipe(
+          Effect.zipRight(Effect.suspend(() => lastOfTurn({ ended: false }))),
+          Effect.flatMap(toResult)
         ),
       messages,
       endInput: cli.endInput,
@@ -548,12 +548,8 @@ export const query = (
   return session.turn(prompt as Prompt)
 }
 
-/**
- * A turn's last message as its outcome: a successful `result`, or a `ResultError` (an error result, or none).
- *
- * @internal
- */
-export const toResult = (last: Protocol.Message | undefined): Effect.Effect<Protocol.ResultSuccess, ResultError> => {
+/** A turn's last message as its outcome: a successful `result`, or a `ResultError` (an error result, or none). */
+const toResult = (last: Protocol.Message | undefined): Effect.Effect<Protocol.ResultSuccess, ResultError> => {
   if (last === undefined || !isResultMessage(last)) return Effect.fail(noResult())
   const failure = resultFailure(last)
   return failure === undefined && isResultSuccess(last) ? Effect.succeed(last) : Effect.fail(failure ?? noResult())
