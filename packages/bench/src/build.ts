@@ -3,15 +3,22 @@
  * and `@claude-effect/sdk` (from its TypeScript sources, as they are now) are
  * bundled into plain ESM with esbuild (the one tsx ships with), one chunk per
  * driver, so a worker process runs without a TypeScript loader: no loader
- * thread, no transpiling, no extra memory in the figures. Packages from
- * `node_modules` (effect, the official SDK) stay external and load as
- * published. When esbuild cannot be found the workers fall back to
- * `node --import tsx`, and the results say so.
+ * thread, no transpiling, no extra memory in the figures.
+ *
+ * Each SDK runs as it ships. The official SDK is published as one minified
+ * bundle of itself and its dependencies, and stays external: it loads from
+ * `node_modules` as published. Ours is shipped as the README says, bundled with
+ * its dependencies (effect, `@effect/platform`) by esbuild and minified: the
+ * worker bundles them into its chunk. `layout: "modules"` leaves every
+ * package external instead (effect loaded file by file from `node_modules`),
+ * for the cold-start lines that show that cost; `minify: false` keeps the
+ * `// path/to/file.ts` markers that profile.ts reads. When esbuild cannot be
+ * found the workers fall back to `node --import tsx`, and the results say so.
  *
  * @since 0.1.0
  */
 import * as Fs from "node:fs"
-import { createRequire } from "node:module"
+import { createRequire, isBuiltin } from "node:module"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -25,6 +32,16 @@ export interface WorkerCommand {
   readonly mode: "bundle" | "tsx"
 }
 
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface BuildOptions {
+  /** `shipped`: ours bundled with effect, as the README says to ship it; `modules`: every package external. */
+  readonly layout: "shipped" | "modules"
+  readonly minify: boolean
+}
+
 // The part of esbuild's API used here (esbuild is tsx's dependency, not ours: no types at hand).
 interface Esbuild {
   readonly build: (
@@ -34,7 +51,9 @@ interface Esbuild {
         readonly setup: (build: {
           readonly onResolve: (
             options: { readonly filter: RegExp },
-            callback: (args: { readonly path: string }) => { readonly path: string; readonly external?: boolean }
+            callback: (
+              args: { readonly path: string }
+            ) => { readonly path: string; readonly external?: boolean } | undefined
           ) => void
         }) => void
       }>
@@ -50,8 +69,8 @@ const packagesDir = Path.dirname(benchDir)
  * @since 0.1.0
  * @category Building
  */
-export const buildWorker = async (): Promise<WorkerCommand> => {
-  const outdir = Path.join(benchDir, "build", "worker")
+export const buildWorker = async (options: BuildOptions): Promise<WorkerCommand> => {
+  const outdir = Path.join(benchDir, "build", `worker-${options.layout}`)
   Fs.rmSync(outdir, { recursive: true, force: true })
   try {
     const require = createRequire(createRequire(import.meta.url).resolve("tsx/package.json"))
@@ -65,6 +84,7 @@ export const buildWorker = async (): Promise<WorkerCommand> => {
       platform: "node",
       target: "node20",
       sourcemap: true,
+      minify: options.minify,
       logLevel: "error",
       plugins: [{
         name: "workspace-sources",
@@ -73,7 +93,15 @@ export const buildWorker = async (): Promise<WorkerCommand> => {
             const [, pkg, sub] = /^@claude-effect\/(sdk|testkit)(?:\/(.*))?$/.exec(args.path)!
             return { path: Path.join(packagesDir, pkg, "src", `${sub ?? "index"}.ts`) }
           })
-          build.onResolve({ filter: /^[^./]/ }, (args) => ({ path: args.path, external: true }))
+          // Node's own modules and the official SDK (a published bundle) stay external; so does every
+          // package when ours runs from modules, and none of ours's when it runs as shipped.
+          build.onResolve(
+            { filter: /^[^./]/ },
+            (args) =>
+              options.layout === "shipped" && !isBuiltin(args.path) && !args.path.startsWith("@anthropic-ai/")
+                ? undefined
+                : { path: args.path, external: true }
+          )
         }
       }]
     })

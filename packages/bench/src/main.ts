@@ -231,7 +231,10 @@ const main = async () => {
   const loadBefore = load()
   const log = (line: string) => console.error(line)
   const cli = locateCli()
-  const worker = await buildWorker()
+  // Unminified when profiling: profile.ts locates functions by the bundle's source markers.
+  const minify = args.profile.size === 0 && process.env.BENCH_NO_MINIFY === undefined
+  const worker = await buildWorker({ layout: "shipped", minify })
+  const modulesWorker = await buildWorker({ layout: "modules", minify: false })
   const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-bench-"))
   const cleanup = () => {
     killProcessesUnder(root)
@@ -249,6 +252,7 @@ const main = async () => {
     root,
     cli,
     worker,
+    modulesWorker,
     log,
     profile: args.profile.size > 0 ? { keys: args.profile, dir: profileDir } : undefined
   }

@@ -90,9 +90,18 @@ export const summarize = (file: string, top = 25): {
   readonly byFile: ReadonlyArray<{ readonly file: string; readonly selfMillis: number }>
 } => {
   const profile = JSON.parse(Fs.readFileSync(file, "utf8")) as Profile
+  // The scenario's window, when the worker wrote one (worker.ts): samples outside it (the import) are left out.
+  const window = Fs.existsSync(`${file}.window.json`)
+    ? JSON.parse(Fs.readFileSync(`${file}.window.json`, "utf8")) as { startMicros: number; endMicros: number }
+    : undefined
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
   const self = new Map<number, number>()
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000))
+  let at = profile.startTime
+  profile.samples.forEach((id, i) => {
+    at += profile.timeDeltas[i] ?? 0
+    if (window !== undefined && (at < window.startMicros || at > window.endMicros)) return
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
+  })
   const parent = new Map<number, number>()
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id)
   const key = (node: ProfileNode) => `${node.callFrame.functionName || "(anonymous)"}\t${locate(node.callFrame)}`
@@ -127,7 +136,9 @@ export const summarize = (file: string, top = 25): {
     fileSelf.set(fileName, (fileSelf.get(fileName) ?? 0) + millis)
   }
   return {
-    totalMillis: (profile.endTime - profile.startTime) / 1000,
+    totalMillis: window !== undefined
+      ? (window.endMicros - window.startMicros) / 1000
+      : (profile.endTime - profile.startTime) / 1000,
     bySelf: entries(selfBy, "self"),
     byTotal: entries(totalBy, "total"),
     byFile: Array.from(fileSelf, ([f, selfMillis]) => ({ file: f, selfMillis }))

@@ -34,6 +34,8 @@ export interface Spec {
   readonly maxRuns?: number | undefined
   /** The drivers that run it (default: all three). */
   readonly sdks?: ReadonlyArray<Sdk> | undefined
+  /** Run the workers built with every package external (effect loaded from node_modules), not as shipped. */
+  readonly fromModules?: boolean | undefined
 }
 
 /**
@@ -45,7 +47,9 @@ export interface Context {
   readonly root: string
   /** The real CLI. */
   readonly cli: string
+  /** The workers as shipped, and built with every package external (build.ts). */
   readonly worker: WorkerCommand
+  readonly modulesWorker: WorkerCommand
   readonly replayFile?: string | undefined
   /** Spec keys whose workers run with `--cpu-prof`, and where the profiles go. */
   readonly profile?: { readonly keys: ReadonlySet<string>; readonly dir: string } | undefined
@@ -94,7 +98,8 @@ const runWorker = (ctx: Context, spec: Spec, job: Job, dir: string): Promise<{ r
     const wrap = (process.env.BENCH_WORKER_WRAP ?? "").split(" ").filter((part) => part.length > 0)
     // and BENCH_WORKER_NODE_ARGS="--no-flush-bytecode" passes node/V8 flags to the worker.
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((part) => part.length > 0)
-    const command = [...wrap, process.execPath, ...nodeArgs, ...profile, ...ctx.worker.args, Path.join(dir, "job.json")]
+    const worker = spec.fromModules === true ? ctx.modulesWorker : ctx.worker
+    const command = [...wrap, process.execPath, ...nodeArgs, ...profile, ...worker.args, Path.join(dir, "job.json")]
     const child = spawn(command[0], command.slice(1), {
       cwd: dir,
       detached: true,

@@ -48,7 +48,11 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
     {
       id: "1",
       title: "cold start (one text turn)",
-      specs: [{ key: "cold", scenario: "cold", params: {}, timeoutMillis: 60_000 }],
+      specs: [
+        { key: "cold", scenario: "cold", params: {}, timeoutMillis: 60_000 },
+        // Ours with effect loaded file by file from node_modules, as an application that does not bundle runs it.
+        { key: "cold-modules", scenario: "cold", params: {}, timeoutMillis: 60_000, sdks: ["ours"], fromModules: true }
+      ],
       lines: (o) => [
         medianLine(o, "cold", "1 cold start", "call → system/init (ms)", "lower", m("init")),
         medianLine(o, "cold", "1 cold start", "call → first assistant message (ms)", "lower", m("firstAssistant")),
@@ -65,6 +69,23 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
         withTarget(
           medianLine(o, "cold", "1 cold start", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb),
           { plus: 10 }
+        ),
+        ...([
+          ["SDK CPU, call → end (ms)", (r: WorkerResult) => r.cpuMillis],
+          ["SDK module import (ms)", (r: WorkerResult) => r.loadMillis],
+          ["SDK process peak RSS (MB)", (r: WorkerResult) => r.maxRssMb]
+        ] as const).map(([label, pick]) =>
+          oursFrom(
+            medianLine(
+              o,
+              "cold",
+              "1 cold start",
+              `ours not bundled, effect from node_modules: ${label}`,
+              "lower",
+              pick
+            ),
+            medianLine(o, "cold-modules", "1 cold start", label, "lower", pick)
+          )
         )
       ]
     },
