@@ -222,8 +222,9 @@ export const make: (
     // The leftovers scan reads only the processes started since the spawn.
     const pidWindow = ProcessTag.pidWindow(pid, forksBefore)
     // Spawned detached (as @effect/platform-node does), the CLI leads a process group of its own: the shells
-    // and tools it starts are in it, and the group is signalled. Otherwise only the process itself is.
-    const ownGroup = process.platform !== "win32" && trySignal(-pid, 0)
+    // and tools it starts are in it, and the group is signalled. Otherwise only the process itself is. The
+    // spawner says which when it knows: asking the system throws (and builds an error) when there is no group.
+    const ownGroup = process.platform !== "win32" && (proc.leadsProcessGroup ?? trySignal(-pid, 0))
 
     const exited = yield* Deferred.make<ExitStatus>()
     // Also kept in a plain variable: every write checks it. Waits with a deadline (a shutdown's) are

@@ -93,6 +93,12 @@ export interface SpawnedProcess {
   readonly exit: Effect.Effect<ExitStatus>
   /** Whether the process still runs (has not been reaped): its pid is still its own. */
   readonly isRunning: Effect.Effect<boolean>
+  /**
+   * Whether the spawner started the process as the leader of a process group of its own (the group's
+   * id is its pid), which `CliProcess` then signals. Absent: `CliProcess` asks the system, by signalling
+   * the group with signal 0.
+   */
+  readonly leadsProcessGroup?: boolean | undefined
 }
 
 /**

@@ -183,7 +183,10 @@ export interface MakeOptions {
   readonly controlTimeout?: Duration.DurationInput | undefined
   /** The span inbound requests belong to (the running turn's, else the session's). */
   readonly parentSpan?: (() => Tracer.AnySpan | undefined) | undefined
-  /** Log annotations for everything done for one request (session id, turn, ...). */
+  /**
+   * Log annotations for everything done for one request (session id, turn, ...). Asked once per request:
+   * the object it returned last time, returned again, says nothing changed.
+   */
   readonly logAnnotations?: (() => Record<string, unknown>) | undefined
   /**
    * Sees every SDK message as it is read, before the consumer does (the session keeps its turn
@@ -210,15 +213,28 @@ const describeFailure = (error: ParseResult.ParseError | Cause.UnknownException)
     ? IssuePath.describe(error.issue)
     : error.message
 
+// Each request's payload encoder, compiled once, on first use, as the response decoders below: the
+// payload checked in place where its schema only checks values (as the line codec encodes stdin lines),
+// encoded by the Schema interpreter otherwise.
+const requestEncoders = new WeakMap<
+  ControlRequest.Any,
+  (payload: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
+>()
+
 /** The `control_request` line of a request: its payload encoded by the request's own schema. */
 const encodeRequest = <R extends ControlRequest.Any>(
   definition: R,
   payload: ControlRequest.Payload<R>,
   requestId: string
-): Either.Either<string, ParseResult.ParseError | Cause.UnknownException> =>
-  Either.flatMap(
+): Either.Either<string, ParseResult.ParseError | Cause.UnknownException> => {
+  let encode = requestEncoders.get(definition)
+  if (encode === undefined) {
+    encode = validatorFor(definition.payloadSchema) ?? ParseResult.encodeUnknownEither(definition.payloadSchema)
+    requestEncoders.set(definition, encode)
+  }
+  return Either.flatMap(
     Either.mapLeft(
-      ParseResult.encodeUnknownEither(definition.payloadSchema)({ ...payload, subtype: definition.subtype }),
+      encode({ ...payload, subtype: definition.subtype }),
       (issue) => new ParseResult.ParseError({ issue })
     ),
     (request) =>
@@ -227,6 +243,7 @@ const encodeRequest = <R extends ControlRequest.Any>(
         catch: (cause) => new Cause.UnknownException(cause, `not JSON: ${String(cause)}`)
       })
   )
+}
 
 // Each request's response decoder, compiled once, on first use: the response checked in place (and
 // handed back as it came, unknown fields included) where its schema only checks values, as the line
@@ -346,7 +363,8 @@ export const make: (
     let currentRuntime = runtime
     const creatorAnnotations = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
     const requestRuntime = (): Runtime.Runtime<never> => {
-      const source = options.logAnnotations?.() ?? {}
+      const source = options.logAnnotations?.() ?? annotationSource
+      if (source === annotationSource) return currentRuntime
       const keys = Object.keys(source)
       if (
         keys.length !== Object.keys(annotationSource).length ||
@@ -403,6 +421,8 @@ export const make: (
       Clock.Clock
     )
 
+    // Whether inbound requests get spans: the tracer of the router creator's refs, which are fixed.
+    const tracing = InternalTelemetry.isTracing(runtime.fiberRefs)
     // One request: one span (named by its handler), one fiber (the handler's), one stringify of the answer.
     const handleInbound = (envelope: Protocol.ControlRequest) => {
       const requestId = envelope.request_id
@@ -410,21 +430,23 @@ export const make: (
       const subtype = request.subtype
       const handler = handlers.get(subtype)
       // Attributes are built only for a span that is made (a tracer is installed).
-      const span = InternalTelemetry.startSpan(
-        runtime.fiberRefs,
-        runtime.context,
-        () => handler?.spanName?.(request) ?? Telemetry.spans.inbound,
-        options.parentSpan?.(),
-        "server",
-        () =>
-          handler?.attributes === undefined
-            ? { [Telemetry.attributes.requestId]: requestId, [Telemetry.attributes.subtype]: subtype }
-            : {
-              [Telemetry.attributes.requestId]: requestId,
-              [Telemetry.attributes.subtype]: subtype,
-              ...handler.attributes(request)
-            }
-      )
+      const span = tracing
+        ? InternalTelemetry.startSpan(
+          runtime.fiberRefs,
+          runtime.context,
+          () => handler?.spanName?.(request) ?? Telemetry.spans.inbound,
+          options.parentSpan?.(),
+          "server",
+          () =>
+            handler?.attributes === undefined
+              ? { [Telemetry.attributes.requestId]: requestId, [Telemetry.attributes.subtype]: subtype }
+              : {
+                [Telemetry.attributes.requestId]: requestId,
+                [Telemetry.attributes.subtype]: subtype,
+                ...handler.attributes(request)
+              }
+        )
+        : undefined
       const forRequest = requestRuntime()
       const fiberRefs = forRequest.fiberRefs
       // What the SDK's own logs for this request carry, on top of the runtime's annotations.

@@ -41,6 +41,8 @@ export interface Pipes {
   readonly stderr?: Readable | undefined
   readonly exit: Effect.Effect<ExitStatus>
   readonly isRunning: Effect.Effect<boolean>
+  /** Whether the process leads a process group of its own (see `SpawnedProcess.leadsProcessGroup`). */
+  readonly leadsProcessGroup?: boolean | undefined
 }
 
 /**

@@ -125,12 +125,12 @@ const callOf = (
   gate: PermissionGate.Service,
   request: Protocol.CanUseToolRequest,
   context: PermissionContext,
-  defaultTimeout: Duration.DurationInput
+  defaultTimeout: Duration.Duration
 ): GuardedRun.Call<never> => ({
   subject: "permission gate",
   evaluate: () => gate.handler(request, context),
   context: gate.services,
-  timeout: gate.timeout ?? Duration.decode(defaultTimeout),
+  timeout: gate.timeout ?? defaultTimeout,
   decisionTagValue: request.tool_name,
   annotations: () => ({ tool: request.tool_name, requestId: context.requestId, toolUseId: context.toolUseId })
 })
@@ -158,7 +158,8 @@ export const decide = (
       [Telemetry.attributes.requestId]: context.requestId,
       [Telemetry.attributes.toolUseId]: context.toolUseId
     }
-  }, (span) => GuardedRun.run(policy, { ...callOf(gate, request, context, defaultTimeout), span }, toOutcome))
+  }, (span) =>
+    GuardedRun.run(policy, { ...callOf(gate, request, context, Duration.decode(defaultTimeout)), span }, toOutcome))
 
 const spanName = () => Telemetry.spans.permission
 
@@ -172,33 +173,37 @@ const spanName = () => Telemetry.spans.permission
 export const inboundHandler = (
   gate: PermissionGate.Service,
   defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.permission
-): InboundHandler => ({
-  subtype: "can_use_tool",
-  spanName,
-  attributes: (request) => {
-    const call = request as Protocol.CanUseToolRequest
-    return {
-      [Telemetry.attributes.tool]: call.tool_name,
-      ...(typeof call.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: call.tool_use_id } : {})
-    }
-  },
-  // An error reply also keeps the tool from running, but an explicit deny says why.
-  undecodable: () => PermissionResult.deny("Denied: the SDK could not read this permission request; failing closed."),
-  handle: (request, { requestId }) => {
-    const call = request as Protocol.CanUseToolRequest
-    return {
-      _tag: "Guarded",
-      guarded: {
-        policy,
-        call: callOf(gate, call, {
-          requestId,
-          toolUseId: call.tool_use_id,
-          suggestions: call.permission_suggestions ?? []
-        }, defaultTimeout)
+): InboundHandler => {
+  // Decoded once, not per request.
+  const timeout = Duration.decode(defaultTimeout)
+  return {
+    subtype: "can_use_tool",
+    spanName,
+    attributes: (request) => {
+      const call = request as Protocol.CanUseToolRequest
+      return {
+        [Telemetry.attributes.tool]: call.tool_name,
+        ...(typeof call.tool_use_id === "string" ? { [Telemetry.attributes.toolUseId]: call.tool_use_id } : {})
+      }
+    },
+    // An error reply also keeps the tool from running, but an explicit deny says why.
+    undecodable: () => PermissionResult.deny("Denied: the SDK could not read this permission request; failing closed."),
+    handle: (request, { requestId }) => {
+      const call = request as Protocol.CanUseToolRequest
+      return {
+        _tag: "Guarded",
+        guarded: {
+          policy,
+          call: callOf(gate, call, {
+            requestId,
+            toolUseId: call.tool_use_id,
+            suggestions: call.permission_suggestions ?? []
+          }, timeout)
+        }
       }
     }
   }
-})
+}
 
 /**
  * A gate from a handler that may use the application's services.

@@ -30,8 +30,6 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as FiberId from "effect/FiberId"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
 import type * as Metric from "effect/Metric"
 import type * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
@@ -298,7 +296,7 @@ export const start = <A>(
       decision,
       fallback,
       durationMillis,
-      FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
+      Telemetry.metricLabelsOf(runtime.fiberRefs)
     )
     deliver({ answer: value, json, decision, fallback, durationMillis })
   }
@@ -325,12 +323,18 @@ export const start = <A>(
       ? settle(valid.right, json, undefined)
       : fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
   }
+  const effect = evaluateSafely(call.evaluate)
+  // A decision made as the handler was called has settled the run already: no fiber, nothing to cancel.
+  if (isExitOf(effect)) {
+    onExit(Option.some(effect))
+    return settledAnswerable
+  }
   const handlerRuntime = call.context === undefined ? runtime : Runtime.make({
     context: call.context,
     runtimeFlags: runtime.runtimeFlags,
     fiberRefs: runtime.fiberRefs
   })
-  const running = watch(handlerRuntime, clock, call.evaluate, call.timeout, span, onExit)
+  const running = watchFiber(handlerRuntime, clock, effect, call.timeout, span, onExit)
   const answerable: Answerable<A> = {
     cancel: () => {
       if (!running.cancel()) return false
@@ -345,10 +349,12 @@ export const start = <A>(
       settle(value, JSON.stringify(encode === undefined ? value : encode(value)), undefined)
     }
   }
-  // A handler that answered synchronously has settled already: nothing to track.
   if (track !== undefined && !done) track(answerable)
   return answerable
 }
+
+// The run of a handler that had its exit at once, as its owner sees it: settled, nothing to cancel or answer.
+const settledAnswerable: Answerable<unknown> = { cancel: () => false, answer: () => {} }
 
 /**
  * Runs one handler under the policy: never fails, answers by the deadline.
@@ -527,17 +533,33 @@ export const watch = <A, E, R>(
   span: Tracer.AnySpan | undefined,
   onExit: (exit: Option.Option<Exit.Exit<A, E>>) => void
 ): Running => {
-  // Called here rather than in the fiber: building the Effect is the same synchronous call either way.
-  let effect: Effect.Effect<A, E, R>
-  try {
-    effect = evaluate()
-  } catch (defect) {
-    effect = Exit.die(defect)
-  }
+  const effect = evaluateSafely(evaluate)
   if (isExitOf(effect)) {
     onExit(Option.some(effect))
     return settledRun
   }
+  return watchFiber(runtime, clock, effect, duration, span, onExit)
+}
+
+// The handler's Effect, built here rather than in its fiber (the same synchronous call either way); a throw is
+// its defect.
+const evaluateSafely = <A, E, R>(evaluate: () => Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => {
+  try {
+    return evaluate()
+  } catch (defect) {
+    return Exit.die(defect)
+  }
+}
+
+// `watch` of an Effect that is not an Exit: its fiber, its deadline.
+const watchFiber = <A, E, R>(
+  runtime: Runtime.Runtime<R>,
+  clock: Clock.Clock,
+  effect: Effect.Effect<A, E, R>,
+  duration: Duration.DurationInput,
+  span: Tracer.AnySpan | undefined,
+  onExit: (exit: Option.Option<Exit.Exit<A, E>>) => void
+): Running => {
   let settled = false
   let cancelTimer: (() => void) | undefined
   // The fiber's own exit is a success carrying the handler's (a failing handler is not an unhandled

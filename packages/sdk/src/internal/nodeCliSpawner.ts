@@ -84,7 +84,8 @@ export const fromPipes = (pipes: NodeCliSpawner.Pipes): CliSpawner.SpawnedProces
       if (!stdin.writableEnded) stdin.end()
     },
     exit: pipes.exit,
-    isRunning: pipes.isRunning
+    isRunning: pipes.isRunning,
+    leadsProcessGroup: pipes.leadsProcessGroup
   }
 }
 
@@ -184,7 +185,8 @@ const spawn = (command: CliSpawner.Command, ownGroup: boolean) =>
       stdout: child.stdout,
       stderr: child.stderr,
       exit: Deferred.await(exited),
-      isRunning: Effect.sync(() => running(child))
+      isRunning: Effect.sync(() => running(child)),
+      leadsProcessGroup: ownGroup
     })
   })
 

@@ -231,6 +231,7 @@ const makeSession = (
     // After the CLI has exited (this finalizer runs after the services' own): what it wrote last is stored too.
     if (mirror !== undefined) yield* Scope.addFinalizer(scope, mirror.flush)
 
+    let annotations: { readonly pid: number; readonly turn: number; readonly sessionId?: string } | undefined
     // Who waits for the next message the router reads: the session pool, timing a replacement's start.
     let nextMessage: (() => void) | undefined
     const { cli, hooks, router, stderr } = yield* env.services({
@@ -246,11 +247,13 @@ const makeSession = (
       classifyExit: turns.classifyExit,
       redact: redactor.redact,
       parentSpan: () => turnSpan ?? sessionSpan,
-      logAnnotations: (): Record<string, unknown> => ({
-        pid,
-        turn: turnIndex,
-        ...(sessionId !== undefined ? { sessionId } : {})
-      })
+      logAnnotations: (): Record<string, unknown> => {
+        // The same object until the turn or the session id changes: the router asks once per request.
+        if (annotations === undefined || annotations.turn !== turnIndex || annotations.sessionId !== sessionId) {
+          annotations = { pid, turn: turnIndex, ...(sessionId !== undefined ? { sessionId } : {}) }
+        }
+        return annotations
+      }
     })
     const pid = cli.pid
     sessionSpan?.attribute(Telemetry.attributes.pid, pid)

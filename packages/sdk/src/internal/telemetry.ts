@@ -52,6 +52,24 @@ export const isTracing = (fiberRefs: FiberRefs.FiberRefs): boolean =>
   FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled) &&
   Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Tracer.Tracer) !== nativeTracer
 
+// The metric labels of a runtime's refs, read once per refs (a runtime's refs are fixed: the router answers every
+// request of a session with the same ones, and reading a FiberRef's value builds an Option each time).
+const metricLabelsByRefs = new WeakMap<FiberRefs.FiberRefs, ReadonlyArray<MetricLabel.MetricLabel>>()
+
+/**
+ * The metric labels in `fiberRefs` (`FiberRef.currentMetricLabels`).
+ *
+ * @internal
+ */
+export const metricLabelsOf = (fiberRefs: FiberRefs.FiberRefs): ReadonlyArray<MetricLabel.MetricLabel> => {
+  let labels = metricLabelsByRefs.get(fiberRefs)
+  if (labels === undefined) {
+    labels = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentMetricLabels)
+    metricLabelsByRefs.set(fiberRefs, labels)
+  }
+  return labels
+}
+
 /**
  * `self` in a span named `name`, when a tracer is installed ({@link isTracing});
  * `self` alone otherwise (no span is built for nobody to read).
@@ -287,7 +305,21 @@ export const tokens: Metric.Metric.Counter<number> = Metric.counter("claude_toke
 // (keyed by that array) and looks the metric up in the registry, hashing its key, every time: here the
 // joined array is kept per fiber label array (a FiberRef value, stable until it is set), so the
 // untagged metric finds its hook at once.
-const taggedCache = new WeakMap<object, Map<string, unknown>>()
+// Found by a walk of nested maps, name by value, which builds nothing per update (a key joined from the tags
+// was a new string to hash, and the tags a new array, on every decision).
+interface TagNode {
+  metric: unknown
+  readonly children: Map<string, TagNode>
+}
+const taggedCache = new WeakMap<object, TagNode>()
+const childOf = (node: TagNode, key: string): TagNode => {
+  let child = node.children.get(key)
+  if (child === undefined) {
+    child = { metric: undefined, children: new Map() }
+    node.children.set(key, child)
+  }
+  return child
+}
 
 const withLabels = <Type, In, Out>(
   metric: Metric.Metric<Type, In, Out>,
@@ -312,28 +344,33 @@ const withLabels = <Type, In, Out>(
 }
 
 /**
- * `metric` tagged with `tags` (name, value, name, value, ...), built once per tag set.
+ * `metric` tagged with one or two tags (name, value), built once per tag set.
  *
  * @internal
  */
 export const tagged = <Type, In, Out>(
   metric: Metric.Metric<Type, In, Out>,
-  ...tags: ReadonlyArray<string>
+  name1: string,
+  value1: string,
+  name2?: string,
+  value2?: string
 ): Metric.Metric<Type, In, Out> => {
-  let byTags = taggedCache.get(metric)
-  if (byTags === undefined) {
-    byTags = new Map()
-    taggedCache.set(metric, byTags)
+  let root = taggedCache.get(metric)
+  if (root === undefined) {
+    root = { metric: undefined, children: new Map() }
+    taggedCache.set(metric, root)
   }
-  const key = tags.join("\u0000")
-  let found = byTags.get(key) as Metric.Metric<Type, In, Out> | undefined
-  if (found === undefined) {
-    const labels: Array<MetricLabel.MetricLabel> = []
-    for (let i = 0; i + 1 < tags.length; i += 2) labels.push(MetricLabel.make(tags[i], tags[i + 1]))
-    found = withLabels(metric, labels)
-    byTags.set(key, found)
+  let node = childOf(childOf(root, name1), value1)
+  if (name2 !== undefined) node = childOf(childOf(node, name2), value2 ?? "")
+  if (node.metric === undefined) {
+    node.metric = withLabels(
+      metric,
+      name2 === undefined
+        ? [MetricLabel.make(name1, value1)]
+        : [MetricLabel.make(name1, value1), MetricLabel.make(name2, value2 ?? "")]
+    )
   }
-  return found
+  return node.metric as Metric.Metric<Type, In, Out>
 }
 
 /**

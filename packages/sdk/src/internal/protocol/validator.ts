@@ -371,10 +371,12 @@ export const validatorFor = <A>(
   const ast = rewrite(schema.ast)
   if (ast === null) return undefined
   const fast = compile(ast, options?.exact === true)
-  const check = ParseResult.decodeUnknownEither(Schema.make<unknown>(ast), options)
+  // The Schema interpreter only says what is wrong with an input the check refused: compiled then, once
+  // (compiling it with the check cost each member's first message as much as the check's own compile).
+  let check: ((input: unknown) => Either.Either<unknown, ParseResult.ParseIssue>) | undefined
   return (input) => {
     if (fast(input)) return Either.right(input as A)
-    const checked = check(input)
+    const checked = (check ??= ParseResult.decodeUnknownEither(Schema.make<unknown>(ast), options))(input)
     return Either.isRight(checked) ? Either.right(input as A) : Either.left(checked.left)
   }
 }
