@@ -158,9 +158,13 @@ const methodNotes = (quick: boolean): Array<string> => [
   "worker: the 'of which on the main thread' lines (the thread's own run time, `/proc/self/task/<pid>/schedstat`) " +
   "split off V8's background work, its optimizing compiler and concurrent GC, which runs on other threads.",
   "Ours starts the CLI as the docs recommend on Node, through `NodeCliSpawner.layer` (stdin written directly; " +
-  "without it, through @effect/platform's CommandExecutor).",
-  "Workers are plain ESM bundled by esbuild from the current sources (ours bundled from packages/sdk/src, " +
-  "effect and the official SDK loaded from node_modules as published): no TypeScript loader in the measured process.",
+  "without it, through @effect/platform's CommandExecutor), and gets the platform services `ClaudeCode.layer` " +
+  "asks for (FileSystem, Path, CommandExecutor) from their @effect/platform-node layers.",
+  "Workers are plain ESM bundled by esbuild from the current sources: no TypeScript loader in the measured " +
+  "process. Each SDK runs as it ships: the official SDK is published as one minified bundle of itself and its " +
+  "dependencies and loads from node_modules as published; ours is bundled with its dependencies (effect, " +
+  "@effect/platform) and minified, as the README says to ship it. Row 1's 'ours not bundled' lines run ours with " +
+  "every package loaded from node_modules, file by file (as every row did before 2026-11-29).",
   "Row 1, 'import in a fresh process' lines (importCost.ts): `node` started per sample, the dynamic `import()` " +
   "timed, variants round-robin: our SDK with NodeContext as an application imports them (effect and @effect/platform " +
   "from node_modules, file by file), those effect and @effect/platform modules alone, and everything esbuilt into " +
@@ -199,7 +203,9 @@ const methodNotes = (quick: boolean): Array<string> => [
     quick ? "1 MB" : "10 MB"
   } Write makes the CLI compact on its next request; the script answers every later request with text.` +
   " The prompt line is echoed back with `--replay-user-messages` to check it arrived intact.",
-  "Row 6: each session runs its turns one after the other and uses only their results. Ours runs a turn with " +
+  "Row 6: each session runs its turns one after the other and uses only their results. Ours waits for the " +
+  "initialize answer without a practical bound, as the official SDK does (64 CLIs starting at once on 2 cores can " +
+  "take longer than its 60 s default). Ours runs a turn with " +
   "`session.result(prompt)` (the turn read to its result by pulls, no stream run), the official SDK iterates its " +
   "query until the result, raw reads lines until it. Running a stream costs Effect ~500 runtime steps of its own, " +
   "about what a short turn's messages cost: the line 'ours running each turn's stream' is the same run with " +

@@ -253,6 +253,9 @@ const largeInput = (job: Job) =>
     return { metrics: { result: marks.result }, checks: { promptEcho: checks.promptEcho } }
   })
 
+// Longer than any run of the bench (its own job timeout ends a run that hangs).
+const INITIALIZE_UNBOUNDED = 30 * 60_000
+
 const concurrency = (job: Job) =>
   Effect.gen(function*() {
     const t0 = now()
@@ -264,7 +267,9 @@ const concurrency = (job: Job) =>
         Effect.scoped(Effect.gen(function*() {
           const cwd = Path.join(job.cwd, `s${i}`)
           Fs.mkdirSync(cwd, { recursive: true })
-          const session = yield* ClaudeCode.session({ cwd })
+          // 64 CLIs starting at once on 2 cores can take longer than the initialize timeout's 60 s default to
+          // answer; the official SDK waits for the answer without a bound, so here ours waits as long as it takes.
+          const session = yield* ClaudeCode.session({ cwd, initializeTimeout: INITIALIZE_UNBOUNDED })
           for (let k = 0; k < job.params.turns; k++) {
             // Only the result is used: `session.result` runs the turn without running a stream (as the docs
             // recommend); `streams: 1` runs each turn's stream to its end instead.
