@@ -126,7 +126,7 @@ const fakeClaude = (job: Job, pipes: Parameters<typeof fakeSpawner>[0]) =>
 const replay = (job: Job) =>
   Effect.gen(function*() {
     const recorded = loadReplay(job.replayFile!)
-    const pipes = fakeCliPipes(recorded, job.params.lines)
+    const pipes = fakeCliPipes(recorded, job.params.lines, { paced: job.params.paced === 1 })
     const layer = fakeClaude(job, pipes)
     let delivered = 0
     const t0 = now()

@@ -87,7 +87,7 @@ const driveFake = (pipes: { readonly stdout: Readable; readonly onStdin: (chunk:
 const replay = async (job: Job): Promise<ScenarioOutput> => {
   const recorded = loadReplay(job.replayFile!)
   const t0 = now()
-  const pipes = fakeCliPipes(recorded, job.params.lines)
+  const pipes = fakeCliPipes(recorded, job.params.lines, { paced: job.params.paced === 1 })
   const counts = driveFake(pipes)
   await pipes.done
   const elapsed = now() - t0

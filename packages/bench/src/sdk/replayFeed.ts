@@ -70,7 +70,11 @@ export function* replayChunks(replay: Replay, lines: number, chunkSize = 64 * 10
  * @since 0.1.0
  * @category Fakes
  */
-export const fakeCliPipes = (replay: Replay, lines: number, options?: { readonly waitForInit?: boolean }): {
+export const fakeCliPipes = (
+  replay: Replay,
+  lines: number,
+  options?: { readonly waitForInit?: boolean; readonly paced?: boolean }
+): {
   readonly stdin: Writable
   readonly stdout: Readable
   readonly onStdin: (chunk: Uint8Array) => void
@@ -122,7 +126,17 @@ export const fakeCliPipes = (replay: Replay, lines: number, options?: { readonly
       yield Buffer.from(JSON.stringify(answer) + "\n")
       played = withCallbackIds(replay, request.request?.hooks)
     }
-    yield* replayChunks(played, lines)
+    if (options?.paced !== true) return yield* replayChunks(played, lines)
+    // As a live CLI writes: each line a read of its own, in a turn of the event loop of its own.
+    for (const chunk of replayChunks(played, lines)) {
+      for (let start = 0; start < chunk.length;) {
+        const end = chunk.indexOf(10, start)
+        const next = end === -1 ? chunk.length : end + 1
+        await new Promise((resolve) => setImmediate(resolve))
+        yield chunk.subarray(start, next)
+        start = next
+      }
+    }
   }
   const stdout = Readable.from(play(), { objectMode: false })
   const done = new Promise<void>((resolve) => stdout.once("end", resolve))
