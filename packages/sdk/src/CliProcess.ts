@@ -48,11 +48,13 @@ export declare namespace CliProcess {
      */
     readonly lines: Stream.Stream<string, ProtocolError>
     /**
-     * The same lines pushed rather than pulled: `onLines` gets each batch as it is read, in the
-     * caller's fiber, one batch at a time. Ends as `lines` does, and fails as it does or with
-     * `onLines`'s failure. Cheaper than running `lines` (no stream stage between stdout and
-     * `onLines`). Single consumer, shared with `lines`: read one or the other, once. Optional:
-     * without it, readers run `lines`.
+     * The same lines pushed rather than pulled: `onLines` gets each batch as it is read — outside any
+     * fiber, as stdout's data arrives, where the spawner pushes it (`NodeCliSpawner`); else in the
+     * caller's fiber — and the Effect it returns runs in the caller's fiber, batch after batch, in
+     * order (`Effect.void` runs nothing). Ends as `lines` does, and fails as it does or with that
+     * Effect's failure. Cheaper than running `lines` (no stream stage between stdout and `onLines`,
+     * and with a pushing spawner no fiber step per chunk). Single consumer, shared with `lines`: read
+     * one or the other, once. Optional: without it, readers run `lines`.
      */
     readonly readLines?: <E, R>(
       onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>
@@ -399,7 +401,12 @@ export const make: (
       Stream.ensuring(Stream.repeatEffectChunkOption(proc.stdout), stdoutEnded)
     )
     const readLines = <E, R>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>) =>
-      Effect.ensuring(LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines), stdoutEnded)
+      Effect.ensuring(
+        proc.pushStdout !== undefined
+          ? LineFraming.pushLines(proc.pushStdout, maxLineChars, redactor)(onLines)
+          : LineFraming.readLines(proc.stdout, maxLineChars, redactor)(onLines),
+        stdoutEnded
+      )
 
     return CliProcess.of({
       pid,

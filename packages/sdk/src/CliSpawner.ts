@@ -82,6 +82,14 @@ export interface SpawnedProcess {
   readonly stdout: Pull
   readonly stderr: Pull
   /**
+   * Hands stdout to `receiver` as it arrives, a chunk at a time, synchronously as the pipe's data
+   * is read (what was read before is handed over first), then tells it the end (or a read error,
+   * which closes the pipe as its end does). In place of pulling `stdout`: read one or the other.
+   * Returns what stops it. Optional: where the spawner has it, `CliProcess` reads the CLI's lines
+   * without a fiber step per chunk.
+   */
+  readonly pushStdout?: ((receiver: StdoutReceiver) => () => void) | undefined
+  /**
    * Writes text to stdin as UTF-8, in order, without waiting (nothing is lost while the process reads
    * slowly: what it has not read yet is buffered). `false` once stdin has ended; what is written to a
    * process that has exited is dropped.
@@ -99,6 +107,17 @@ export interface SpawnedProcess {
    * the group with signal 0.
    */
   readonly leadsProcessGroup?: boolean | undefined
+}
+
+/**
+ * What {@link SpawnedProcess.pushStdout} hands stdout to. Neither may throw.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface StdoutReceiver {
+  readonly chunk: (bytes: Uint8Array) => void
+  readonly end: () => void
 }
 
 /**

@@ -1,9 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { Readable } from "node:stream"
 import * as LineFraming from "../src/internal/lineFraming.js"
+import { readerOf } from "../src/internal/nodeCliSpawner.js"
 
 const encoder = new TextEncoder()
 
@@ -16,18 +19,37 @@ const readStream =
   <E2>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2>) =>
     Effect.scoped(Effect.flatMap(Stream.toPull(source), (pull) => LineFraming.readLines(pull, maxLineChars)(onLines)))
 
-// The two ways to read lines: pulled (a stream of lines) and pushed (batches handed to a consumer).
+// `pushLines` over a source that pushes what it read (as NodeCliSpawner pushes stdout): here every chunk
+// the stream gives, handed over as reading starts, then its end (a read error ends it too).
+const pushStream =
+  <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
+  <E2>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2>) =>
+    Effect.flatMap(
+      Stream.runCollect(Stream.catchAll(source, () => Stream.empty)),
+      (chunks) =>
+        LineFraming.pushLines((receiver) => {
+          for (const bytes of chunks) receiver.chunk(bytes)
+          receiver.end()
+          return () => {}
+        }, maxLineChars)(onLines)
+    )
+
+const collect = <E>(
+  read: (onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void>) => Effect.Effect<void, E>
+) =>
+  Effect.suspend(() => {
+    const lines: Array<string> = []
+    return Effect.as(read((batch) => Effect.sync(() => lines.push(...batch))), lines as ReadonlyArray<string>)
+  })
+
+// The ways to read lines: pulled (a stream of lines), pushed to a consumer from a pulled source, and pushed
+// to a consumer by the source itself.
 const readers = {
   pulled: <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
     source.pipe(LineFraming.frameLines(maxLineChars), Stream.runCollect, Effect.map(Chunk.toReadonlyArray)),
-  pushed: <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
-    Effect.suspend(() => {
-      const lines: Array<string> = []
-      return Effect.as(
-        readStream(source, maxLineChars)((batch) => Effect.sync(() => lines.push(...batch))),
-        lines as ReadonlyArray<string>
-      )
-    })
+  pushed: <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) => collect(readStream(source, maxLineChars)),
+  "pushed by the source": <E>(source: Stream.Stream<Uint8Array, E>, maxLineChars: number) =>
+    collect(pushStream(source, maxLineChars))
 }
 
 for (const [name, read] of Object.entries(readers)) {
@@ -139,5 +161,84 @@ describe("line framing, pushed: the consumer", () => {
         batch.includes("last") ? Effect.fail("refused" as const) : Effect.void
       ).pipe(Effect.flip)
       assert.strictEqual(error, "refused")
+    }))
+})
+
+describe("line framing, pushed by the source (NodeCliSpawner's stdout)", () => {
+  // A pipe's end as NodeCliSpawner reads it: what was read before the reading started is handed over first.
+  const pipe = () => {
+    const readable = new Readable({ read() {} })
+    return { readable, reader: readerOf(readable) }
+  }
+
+  it.live("lines reach the consumer as the data arrives, outside its fiber; its Effects run in its fiber, in order", () =>
+    Effect.gen(function*() {
+      const { readable, reader } = pipe()
+      readable.push(encoder.encode("before\n"))
+      const seen: Array<string> = []
+      const fiber = yield* LineFraming.pushLines(reader.push, 1024)((batch) => {
+        seen.push(...batch.map((line) => `line ${line}`))
+        return batch.includes("undecodable")
+          ? Effect.sync(() => void seen.push("effect for undecodable"))
+          : Effect.void
+      }).pipe(Effect.fork)
+      yield* Effect.sleep("10 millis")
+      readable.push(encoder.encode("a\nundec"))
+      // Routed at once, as the data event comes: no fiber step in between.
+      assert.deepStrictEqual(seen, ["line before", "line a"])
+      readable.push(encoder.encode("odable\nb\n"))
+      readable.push(null)
+      yield* Fiber.join(fiber)
+      assert.deepStrictEqual(seen, [
+        "line before",
+        "line a",
+        "line undecodable",
+        "line b",
+        "effect for undecodable"
+      ])
+    }))
+
+  it.live("the consumer's failing Effect ends the reading: later data goes to no one", () =>
+    Effect.gen(function*() {
+      const { readable, reader } = pipe()
+      const seen: Array<string> = []
+      const fiber = yield* LineFraming.pushLines(reader.push, 1024)((batch) => {
+        seen.push(...batch)
+        return batch.includes("stop") ? Effect.fail("refused stop" as const) : Effect.void
+      }).pipe(Effect.fork)
+      readable.push(encoder.encode("a\nstop\n"))
+      const error = yield* Fiber.join(fiber).pipe(Effect.flip)
+      assert.strictEqual(error, "refused stop")
+      readable.push(encoder.encode("later\n"))
+      yield* Effect.sleep("10 millis")
+      assert.deepStrictEqual(seen, ["a", "stop"])
+    }))
+
+  it.live("interrupting the reader stops the reading; what comes later stays with the pipe", () =>
+    Effect.gen(function*() {
+      const { readable, reader } = pipe()
+      const seen: Array<string> = []
+      const fiber = yield* LineFraming.pushLines(reader.push, 1024)((batch) => {
+        seen.push(...batch)
+        return Effect.void
+      }).pipe(Effect.fork)
+      readable.push(encoder.encode("a\n"))
+      yield* Effect.sleep("10 millis")
+      yield* Fiber.interrupt(fiber)
+      readable.push(encoder.encode("b\n"))
+      yield* Effect.sleep("10 millis")
+      assert.deepStrictEqual(seen, ["a"])
+      // Not lost: a later reader gets it.
+      const chunk = yield* reader.pull
+      assert.strictEqual(new TextDecoder().decode(Chunk.unsafeGet(chunk, 0)), "b\n")
+    }))
+
+  it.live("a line past the guard fails the reading with LineTooLong", () =>
+    Effect.gen(function*() {
+      const { readable, reader } = pipe()
+      const fiber = yield* LineFraming.pushLines(reader.push, 8)(() => Effect.void).pipe(Effect.fork)
+      readable.push(encoder.encode("0123456789abcdef\n"))
+      const error = yield* Fiber.join(fiber).pipe(Effect.flip)
+      assert.strictEqual(error._tag === "ProtocolError" ? error.reason : error, "LineTooLong")
     }))
 })

@@ -180,6 +180,93 @@ export const forEachChunk = <A, E, R, E2, R2>(
   pullEach(pull, f, (stopped) => Option.isNone(stopped) ? Effect.void : Effect.fail(stopped.value))
 
 /**
+ * The lines of a byte source that pushes its chunks (`CliSpawner.SpawnedProcess.pushStdout`): each chunk
+ * is framed and its lines handed to `onLines` as the chunk arrives, outside any fiber, so reading costs no
+ * fiber step per chunk. The Effect `onLines` returns for a batch runs in the caller's fiber, in order
+ * (`Effect.void`, the common answer, runs nothing). The same lines, end and failures as
+ * {@link readLines}; the caller's fiber waits for the end, and interrupting it stops the reading.
+ *
+ * @internal
+ */
+export const pushLines = (
+  push: (receiver: { readonly chunk: (bytes: Uint8Array) => void; readonly end: () => void }) => () => void,
+  maxLineChars: number,
+  redactor: Redaction.Redactor = Redaction.none
+) =>
+<E2, R2>(
+  onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E2, R2>
+): Effect.Effect<void, ProtocolError | E2, R2> =>
+  Effect.suspend(() => {
+    const framer = makeFramer(maxLineChars, redactor)
+    // What the caller's fiber has to run, in order: the Effects of batches, then how the reading ended.
+    const queued: Array<Effect.Effect<void, ProtocolError | E2, R2>> = []
+    let finished: Effect.Effect<void, ProtocolError | E2> | undefined
+    let wake: (() => void) | undefined
+    const notify = () => {
+      const resume = wake
+      wake = undefined
+      resume?.()
+    }
+    const handOver = (lines: Array<string>) => {
+      if (lines.length === 0) return
+      const effect = onLines(lines)
+      if (effect === Effect.void) return
+      queued.push(effect)
+      notify()
+    }
+    // Set once `push` has returned (it hands over what was read before, which may end the reading).
+    let unsubscribe: (() => void) | undefined = undefined
+    const stop = () => unsubscribe?.()
+    const finish = (how: Effect.Effect<void, ProtocolError | E2>) => {
+      if (finished !== undefined) return
+      finished = how
+      stop()
+      notify()
+    }
+    unsubscribe = push({
+      chunk: (bytes) => {
+        if (finished !== undefined) return
+        try {
+          const out: Array<string> = []
+          const error = framer.push(bytes, out)
+          if (error !== undefined) return finish(Effect.fail(error))
+          handOver(out)
+        } catch (defect) {
+          finish(Effect.die(defect))
+        }
+      },
+      end: () => {
+        if (finished !== undefined) return
+        try {
+          const out: Array<string> = []
+          const error = framer.end(out)
+          if (error !== undefined) return finish(Effect.fail(error))
+          handOver(out)
+          finish(Effect.void)
+        } catch (defect) {
+          finish(Effect.die(defect))
+        }
+      }
+    })
+    if (finished !== undefined) stop()
+    // Woken for a queued Effect or the end; no canceler: interrupting the wait stops the reading (below).
+    const next = Effect.async<void>((resume) => {
+      if (queued.length > 0 || finished !== undefined) return resume(Effect.void)
+      wake = () => resume(Effect.void)
+    })
+    const loop: Effect.Effect<void, ProtocolError | E2, R2> = Effect.suspend(() => {
+      const first = queued.shift()
+      if (first !== undefined) return Effect.zipRight(first, loop)
+      if (finished !== undefined) return finished
+      return Effect.zipRight(next, loop)
+    })
+    return Effect.ensuring(
+      Effect.tapErrorCause(loop, () => Effect.sync(() => finish(Effect.void))),
+      Effect.sync(stop)
+    )
+  })
+
+/**
  * The lines of a byte source, pushed: `onLines` gets each batch of lines as
  * it is framed, in the caller's fiber, one batch at a time. The same lines,
  * end and failures as {@link frameLines}, with no stream stage between the

@@ -1,6 +1,7 @@
 /**
  * `CliSpawner` over `node:child_process`: stdin written directly, stdout and
- * stderr pulled from what their `data` events buffered.
+ * stderr pulled from what their `data` events buffered, or stdout pushed as
+ * its `data` events come.
  *
  * @internal
  */
@@ -23,11 +24,20 @@ const PAUSE_AT_CHUNKS = 16
 
 const closed: Effect.Effect<never, Option.Option<never>> = Effect.fail(Option.none())
 
-/** @internal */
-export const pullOf = (readable: Readable): CliSpawner.Pull => {
+/**
+ * A pipe read either way: pulled (`pull`, what its `data` events buffered) or pushed (`push`, each chunk
+ * handed over as its `data` event comes, what was buffered first).
+ *
+ * @internal
+ */
+export const readerOf = (readable: Readable): {
+  readonly pull: CliSpawner.Pull
+  readonly push: (receiver: CliSpawner.StdoutReceiver) => () => void
+} => {
   let buffered: Array<Uint8Array> = []
   let ended = false
   let waiting: ((take: CliSpawner.Pull) => void) | undefined
+  let receiver: CliSpawner.StdoutReceiver | undefined
 
   const takeBuffered: CliSpawner.Pull = Effect.suspend(() => {
     if (buffered.length === 0) return closed
@@ -44,10 +54,13 @@ export const pullOf = (readable: Readable): CliSpawner.Pull => {
     }
   }
   const end = () => {
+    if (ended) return
     ended = true
-    wake()
+    if (receiver !== undefined) receiver.end()
+    else wake()
   }
   readable.on("data", (bytes: Uint8Array) => {
+    if (receiver !== undefined) return receiver.chunk(bytes)
     buffered.push(bytes)
     if (buffered.length >= PAUSE_AT_CHUNKS) readable.pause()
     wake()
@@ -63,18 +76,33 @@ export const pullOf = (readable: Readable): CliSpawner.Pull => {
   const wait = Effect.async<Chunk.Chunk<Uint8Array>, Option.Option<never>>((resume) => {
     waiting = resume
   })
-  return Effect.suspend(() => buffered.length > 0 || ended ? takeBuffered : wait)
+  const pull = Effect.suspend(() => buffered.length > 0 || ended ? takeBuffered : wait)
+
+  const push = (to: CliSpawner.StdoutReceiver) => {
+    receiver = to
+    const taken = buffered
+    buffered = []
+    for (const bytes of taken) to.chunk(bytes)
+    if (ended) to.end()
+    else if (readable.isPaused()) readable.resume()
+    return () => {
+      if (receiver === to) receiver = undefined
+    }
+  }
+  return { pull, push }
 }
 
 /** @internal */
 export const fromPipes = (pipes: NodeCliSpawner.Pipes): CliSpawner.SpawnedProcess => {
   const stdin = pipes.stdin
+  const stdout = readerOf(pipes.stdout)
   // Writing to a process that has gone fails with EPIPE: its exit status says why, the bytes are dropped.
   stdin.on("error", () => {})
   return {
     pid: pipes.pid,
-    stdout: pullOf(pipes.stdout),
-    stderr: pipes.stderr === undefined ? closed : pullOf(pipes.stderr),
+    stdout: stdout.pull,
+    pushStdout: stdout.push,
+    stderr: pipes.stderr === undefined ? closed : readerOf(pipes.stderr).pull,
     write: (text) => {
       if (stdin.writableEnded) return false
       stdin.write(text)
