@@ -63,15 +63,22 @@ const predicateOf = (ast: AST.AST): Check | undefined => {
   return undefined
 }
 
-// A plain check in place of `original`, printed like it in error messages.
+// A plain check in place of `original`, printed like it in error messages. Printed when an error asks: the
+// printing of every union a schema holds was a good part of compiling its check.
 const refine = (
   original: AST.AST,
   check: (u: unknown) => Option.Option<ParseResult.ParseIssue>
-): AST.Refinement =>
-  new AST.Refinement(AST.unknownKeyword, check, {
-    [AST.IdentifierAnnotationId]: String(original),
-    ...original.annotations
-  })
+): AST.Refinement => {
+  const annotations: { [key: PropertyKey]: unknown } = { ...original.annotations }
+  if (!Object.prototype.hasOwnProperty.call(annotations, AST.IdentifierAnnotationId)) {
+    let printed: string | undefined
+    Object.defineProperty(annotations, AST.IdentifierAnnotationId, {
+      enumerable: true,
+      get: () => printed ??= String(original)
+    })
+  }
+  return new AST.Refinement(AST.unknownKeyword, check, annotations)
+}
 
 const withoutParseOptions = (annotations: AST.Annotations): AST.Annotations => {
   if (!Object.prototype.hasOwnProperty.call(annotations, AST.ParseOptionsAnnotationId)) return annotations
