@@ -167,7 +167,8 @@ const replay = async (job: Job): Promise<ScenarioOutput> => {
         PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
         PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
       },
-      spawnClaudeCodeProcess: () => new FakeProcess(fakeCliPipes(recorded, job.params.lines, { paced: job.params.paced === 1 })) as any
+      spawnClaudeCodeProcess: () =>
+        new FakeProcess(fakeCliPipes(recorded, job.params.lines, { paced: job.params.paced === 1 })) as any
     }
   })
   for await (const message of q) {

@@ -44,6 +44,20 @@ program.pipe(
 )
 // #endregion
 
+// #region lean-start
+import { NodeCommandExecutor, NodeFileSystem, NodePath } from "@effect/platform-node"
+
+// Only the platform services the SDK asks for, provided one after the other.
+const ClaudeOnNode = ClaudeCode.layer().pipe(
+  Layer.provide(NodeCliSpawner.layer),
+  Layer.provide(NodeCommandExecutor.layer),
+  Layer.provide(NodeFileSystem.layer),
+  Layer.provide(NodePath.layer)
+)
+
+program.pipe(Effect.provide(ClaudeOnNode), NodeRuntime.runMain)
+// #endregion
+
 // #region defaults
 // Defaults for every query and session of the program; each call can override them.
 const Claude = ClaudeCode.layer({
