@@ -164,6 +164,15 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           ),
           { ratio: 1.5 }
         ),
+        // The same CPU without the session's start and close (row 1's cost): the tool calls alone.
+        medianLine(
+          o,
+          "hooks",
+          "2 hooks",
+          "SDK CPU per tool call, first tool_use → result only (ms)",
+          "lower",
+          m("steadyCpuPerToolCall")
+        ),
         medianLine(o, "hooks", "2 hooks", "SDK process peak RSS (MB)", "lower", (r) => r.maxRssMb),
         ...(["hook_callback", "can_use_tool"] as const).flatMap((subtype) =>
           [50, 99].map((p) => {

@@ -50,7 +50,8 @@ export class Marks {
   firstToolUse = Number.NaN
   firstDelta = Number.NaN
   result = Number.NaN
-  /** The process's CPU time (ms) when the first text delta and the (last) result were seen. */
+  /** The process's CPU time (ms) when the first tool use, the first text delta and the (last) result were seen. */
+  cpuAtFirstToolUse = Number.NaN
   cpuAtFirstDelta = Number.NaN
   cpuAtResult = Number.NaN
   messages = 0
@@ -73,7 +74,10 @@ export class Marks {
       case "assistant": {
         if (Number.isNaN(this.firstAssistant)) this.firstAssistant = t
         const uses = toolUses(m)
-        if (uses > 0 && Number.isNaN(this.firstToolUse)) this.firstToolUse = t
+        if (uses > 0 && Number.isNaN(this.firstToolUse)) {
+          this.firstToolUse = t
+          this.cpuAtFirstToolUse = cpuMillis()
+        }
         this.toolCalls += uses
         break
       }

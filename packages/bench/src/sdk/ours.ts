@@ -83,6 +83,7 @@ const hooks = (_job: Job) =>
       metrics: {
         toolCalls: marks.toolCalls,
         perToolCall: (marks.result - marks.firstToolUse) / Math.max(1, marks.toolCalls),
+        steadyCpuPerToolCall: (marks.cpuAtResult - marks.cpuAtFirstToolUse) / Math.max(1, marks.toolCalls),
         result: marks.result
       }
     }

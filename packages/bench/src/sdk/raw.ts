@@ -49,6 +49,7 @@ const hooks = async (job: Job): Promise<ScenarioOutput> => {
     metrics: {
       toolCalls: marks.toolCalls,
       perToolCall: (marks.result - marks.firstToolUse) / Math.max(1, marks.toolCalls),
+      steadyCpuPerToolCall: (marks.cpuAtResult - marks.cpuAtFirstToolUse) / Math.max(1, marks.toolCalls),
       result: marks.result
     }
   }
