@@ -94,7 +94,10 @@ const runWorker = (ctx: Context, spec: Spec, job: Job, dir: string): Promise<{ r
         `--cpu-prof-name=${spec.key}-${job.sdk}-${Date.now()}.cpuprofile`
       ]
       : []
-    // Diagnostics: e.g. BENCH_WORKER_WRAP="strace -f -tt -T -o /tmp/worker.strace" runs the worker under strace.
+    // Diagnostics: e.g. BENCH_WORKER_WRAP="strace -f -tt -T -o /tmp/worker.strace" runs the worker under strace;
+    // a script running `perf record -k CLOCK_MONOTONIC --no-inherit -e cpu-clock -g -- "$@"`, with
+    // BENCH_WORKER_NODE_ARGS="--perf-basic-prof" and BENCH_WINDOW_DIR (worker.ts), samples CPU time only: V8's
+    // profiler samples wall time, and charges to the running frame the time the worker was preempted.
     const wrap = (process.env.BENCH_WORKER_WRAP ?? "").split(" ").filter((part) => part.length > 0)
     // and BENCH_WORKER_NODE_ARGS="--no-flush-bytecode" passes node/V8 flags to the worker.
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((part) => part.length > 0)

@@ -39,8 +39,15 @@ const writeProfileWindow = (startMicros: number, endMicros: number) => {
   const flag = (name: string) => process.execArgv.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1)
   const dir = flag("--cpu-prof-dir")
   const name = flag("--cpu-prof-name")
-  if (dir === undefined || name === undefined) return
-  Fs.writeFileSync(`${dir}/${name}.window.json`, JSON.stringify({ startMicros, endMicros }))
+  if (dir !== undefined && name !== undefined) {
+    Fs.writeFileSync(`${dir}/${name}.window.json`, JSON.stringify({ startMicros, endMicros }))
+  }
+  // Under a sampling profiler of the whole process (BENCH_WORKER_WRAP="perf record -k CLOCK_MONOTONIC ..."), the
+  // window goes to BENCH_WINDOW_DIR as `<pid>.window.json`, on the same clock.
+  const windowDir = process.env.BENCH_WINDOW_DIR
+  if (windowDir !== undefined) {
+    Fs.writeFileSync(`${windowDir}/${process.pid}.window.json`, JSON.stringify({ startMicros, endMicros }))
+  }
 }
 
 const micros = () => Number(process.hrtime.bigint() / 1000n)
