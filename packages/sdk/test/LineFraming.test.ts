@@ -170,6 +170,17 @@ describe("line framing, pushed by the source (NodeCliSpawner's stdout)", () => {
     const readable = new Readable({ read() {} })
     return { readable, reader: readerOf(readable) }
   }
+  // A pipe, and a fiber reading its lines into `seen`, answering each batch with `answer`'s Effect.
+  const reading = <E>(answer: (batch: ReadonlyArray<string>) => Effect.Effect<void, E>) =>
+    Effect.gen(function*() {
+      const { readable, reader } = pipe()
+      const seen: Array<string> = []
+      const fiber = yield* LineFraming.pushLines(reader.push, 1024)((batch) => {
+        seen.push(...batch)
+        return answer(batch)
+      }).pipe(Effect.fork)
+      return { readable, reader, seen, fiber }
+    })
 
   it.live("lines reach the consumer as the data arrives, outside its fiber; its Effects run in its fiber, in order", () =>
     Effect.gen(function*() {
@@ -200,12 +211,9 @@ describe("line framing, pushed by the source (NodeCliSpawner's stdout)", () => {
 
   it.live("the consumer's failing Effect ends the reading: later data goes to no one", () =>
     Effect.gen(function*() {
-      const { readable, reader } = pipe()
-      const seen: Array<string> = []
-      const fiber = yield* LineFraming.pushLines(reader.push, 1024)((batch) => {
-        seen.push(...batch)
-        return batch.includes("stop") ? Effect.fail("refused stop" as const) : Effect.void
-      }).pipe(Effect.fork)
+      const { fiber, readable, seen } = yield* reading((batch) =>
+        batch.includes("stop") ? Effect.fail("refused stop" as const) : Effect.void
+      )
       readable.push(encoder.encode("a\nstop\n"))
       const error = yield* Fiber.join(fiber).pipe(Effect.flip)
       assert.strictEqual(error, "refused stop")
@@ -216,12 +224,7 @@ describe("line framing, pushed by the source (NodeCliSpawner's stdout)", () => {
 
   it.live("interrupting the reader stops the reading; what comes later stays with the pipe", () =>
     Effect.gen(function*() {
-      const { readable, reader } = pipe()
-      const seen: Array<string> = []
-      const fiber = yield* LineFraming.pushLines(reader.push, 1024)((batch) => {
-        seen.push(...batch)
-        return Effect.void
-      }).pipe(Effect.fork)
+      const { fiber, readable, reader, seen } = yield* reading(() => Effect.void)
       readable.push(encoder.encode("a\n"))
       yield* Effect.sleep("10 millis")
       yield* Fiber.interrupt(fiber)

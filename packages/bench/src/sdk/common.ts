@@ -95,6 +95,17 @@ export class Marks {
         break
     }
   }
+
+  /** The hooks row's metrics: per tool call, the wall time and the CPU from the first tool use to the result. */
+  toolCallMetrics(): Record<string, number> {
+    const calls = Math.max(1, this.toolCalls)
+    return {
+      toolCalls: this.toolCalls,
+      perToolCall: (this.result - this.firstToolUse) / calls,
+      steadyCpuPerToolCall: (this.cpuAtResult - this.cpuAtFirstToolUse) / calls,
+      result: this.result
+    }
+  }
 }
 
 /**

@@ -101,12 +101,7 @@ const hooks = async (job: Job): Promise<ScenarioOutput> => {
     (m) => marks.see(m)
   )
   return {
-    metrics: {
-      toolCalls: marks.toolCalls,
-      perToolCall: (marks.result - marks.firstToolUse) / Math.max(1, marks.toolCalls),
-      steadyCpuPerToolCall: (marks.cpuAtResult - marks.cpuAtFirstToolUse) / Math.max(1, marks.toolCalls),
-      result: marks.result
-    }
+    metrics: marks.toolCallMetrics()
   }
 }
 

@@ -80,12 +80,7 @@ const hooks = (_job: Job) =>
     const marks = new Marks()
     yield* ClaudeCode.query(PROMPT).pipe(Stream.runForEach(see(marks)))
     return {
-      metrics: {
-        toolCalls: marks.toolCalls,
-        perToolCall: (marks.result - marks.firstToolUse) / Math.max(1, marks.toolCalls),
-        steadyCpuPerToolCall: (marks.cpuAtResult - marks.cpuAtFirstToolUse) / Math.max(1, marks.toolCalls),
-        result: marks.result
-      }
+      metrics: marks.toolCallMetrics()
     }
   }).pipe(Effect.provide(Layer.merge(hookLayers, gate)))
 

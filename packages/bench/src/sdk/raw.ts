@@ -46,12 +46,7 @@ const hooks = async (job: Job): Promise<ScenarioOutput> => {
   cli.endInput()
   await cli.exited
   return {
-    metrics: {
-      toolCalls: marks.toolCalls,
-      perToolCall: (marks.result - marks.firstToolUse) / Math.max(1, marks.toolCalls),
-      steadyCpuPerToolCall: (marks.cpuAtResult - marks.cpuAtFirstToolUse) / Math.max(1, marks.toolCalls),
-      result: marks.result
-    }
+    metrics: marks.toolCallMetrics()
   }
 }
 

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { StringDecoder } from "node:string_decoder"
+import type * as CliSpawner from "../CliSpawner.js"
 import { ProtocolError } from "./claudeError.js"
 import * as Redaction from "./redaction.js"
 
@@ -189,7 +190,7 @@ export const forEachChunk = <A, E, R, E2, R2>(
  * @internal
  */
 export const pushLines = (
-  push: (receiver: { readonly chunk: (bytes: Uint8Array) => void; readonly end: () => void }) => () => void,
+  push: (receiver: CliSpawner.StdoutReceiver) => () => void,
   maxLineChars: number,
   redactor: Redaction.Redactor = Redaction.none
 ) =>
@@ -223,30 +224,22 @@ export const pushLines = (
       stop()
       notify()
     }
-    unsubscribe = push({
-      chunk: (bytes) => {
-        if (finished !== undefined) return
-        try {
-          const out: Array<string> = []
-          const error = framer.push(bytes, out)
-          if (error !== undefined) return finish(Effect.fail(error))
-          handOver(out)
-        } catch (defect) {
-          finish(Effect.die(defect))
-        }
-      },
-      end: () => {
-        if (finished !== undefined) return
-        try {
-          const out: Array<string> = []
-          const error = framer.end(out)
-          if (error !== undefined) return finish(Effect.fail(error))
-          handOver(out)
-          finish(Effect.void)
-        } catch (defect) {
-          finish(Effect.die(defect))
-        }
+    // Frames one step (a chunk, or the end) and hands its lines over; a framing error or a throw ends the reading.
+    const frame = (step: (out: Array<string>) => ProtocolError | undefined, last: boolean) => {
+      if (finished !== undefined) return
+      try {
+        const out: Array<string> = []
+        const error = step(out)
+        if (error !== undefined) return finish(Effect.fail(error))
+        handOver(out)
+        if (last) finish(Effect.void)
+      } catch (defect) {
+        finish(Effect.die(defect))
       }
+    }
+    unsubscribe = push({
+      chunk: (bytes) => frame((out) => framer.push(bytes, out), false),
+      end: () => frame((out) => framer.end(out), true)
     })
     if (finished !== undefined) stop()
     // Woken for a queued Effect or the end; no canceler: interrupting the wait stops the reading (below).
