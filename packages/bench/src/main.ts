@@ -173,7 +173,12 @@ const methodNotes = (quick: boolean): Array<string> => [
   "Row 2: a line tap (a tiny Node program given to each SDK as its executable) spawns the real CLI and timestamps " +
   "control lines both ways; latency = control_request handed to the SDK → its control_response back in the tap " +
   "(two pipe hops included, the same for all three). Wall time per tool call = first tool_use → result over the number " +
-  "of tool calls. The in-process lines replace the CLI by a fake process inside the SDK's worker that sends the " +
+  "of tool calls. The 'second session in the same process' lines run the same session twice in one worker and " +
+  "measure the second, its start and close included (its own CPU, from the call to the end of its stream): what a " +
+  "tool call costs once the SDK's code has run before, as in a server that holds many sessions; the first session " +
+  "pays for V8 compiling that code (ours: Effect's runtime is hot enough to be optimized by TurboFan within 50 tool " +
+  "calls, 40–100 ms of compiler-thread CPU; the official SDK's code is not). " +
+  "The in-process lines replace the CLI by a fake process inside the SDK's worker that sends the " +
   "recorded PreToolUse / can_use_tool / PostToolUse requests one after the other (each SDK's own spawn hook: a fake " +
   "CliSpawner for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock; " +
   "a second run ten times longer shows each SDK's cost once its code is warm. " +

@@ -94,6 +94,15 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
       title: `hooks: ${toolCalls} sequential Bash calls, PreToolUse + PostToolUse hooks + permission gate`,
       specs: [
         { key: "hooks", scenario: "hooks", params: { toolCalls }, tap: "pass", timeoutMillis: 300_000 },
+        // The same session twice in one process, the second measured: what a tool call costs once the SDK's
+        // code has run (and been compiled by V8) before, as in a process that serves many sessions.
+        {
+          key: "hooks-warm",
+          scenario: "hooks",
+          params: { toolCalls, sessions: 2 },
+          timeoutMillis: 300_000,
+          maxRuns: 3
+        },
         { key: "pingpong", scenario: "pingpong", params: { rounds }, timeoutMillis: 120_000 },
         // The same, ten times longer: how far each SDK's cost falls once its code is warm.
         {
@@ -170,6 +179,22 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           "hooks",
           "2 hooks",
           "SDK CPU per tool call, first tool_use → result only (ms)",
+          "lower",
+          m("steadyCpuPerToolCall")
+        ),
+        medianLine(
+          o,
+          "hooks-warm",
+          "2 hooks",
+          "SDK CPU per tool call, a second session in the same process (ms)",
+          "lower",
+          m("sessionCpuPerToolCall")
+        ),
+        medianLine(
+          o,
+          "hooks-warm",
+          "2 hooks",
+          "SDK CPU per tool call, a second session in the same process, first tool_use → result only (ms)",
           "lower",
           m("steadyCpuPerToolCall")
         ),

@@ -42,6 +42,8 @@ const cpuMillis = (): number => {
  */
 export class Marks {
   readonly t0 = now()
+  /** The process's CPU time (ms) when the session started (these marks were made). */
+  readonly cpuAtStart = cpuMillis()
   first = Number.NaN
   /** The type (and subtype) of the first message. */
   firstType = ""
@@ -96,13 +98,17 @@ export class Marks {
     }
   }
 
-  /** The hooks row's metrics: per tool call, the wall time and the CPU from the first tool use to the result. */
+  /**
+   * The hooks row's metrics, taken as the session has ended: per tool call, the wall time, the CPU from the
+   * first tool use to the result, and the session's whole CPU (its start and close included).
+   */
   toolCallMetrics(): Record<string, number> {
     const calls = Math.max(1, this.toolCalls)
     return {
       toolCalls: this.toolCalls,
       perToolCall: (this.result - this.firstToolUse) / calls,
       steadyCpuPerToolCall: (this.cpuAtResult - this.cpuAtFirstToolUse) / calls,
+      sessionCpuPerToolCall: (cpuMillis() - this.cpuAtStart) / calls,
       result: this.result
     }
   }

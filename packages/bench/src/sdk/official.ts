@@ -84,25 +84,28 @@ const cold = async (job: Job): Promise<ScenarioOutput> => {
   return { metrics: { init: marks.init, firstAssistant: marks.firstAssistant, result: marks.result, end } }
 }
 
+// `sessions` > 1: the same session again in the same process; the metrics are the last one's.
 const hooks = async (job: Job): Promise<ScenarioOutput> => {
-  const marks = new Marks()
-  await drain(
-    query({
-      prompt: PROMPT,
-      options: {
-        ...base(job),
-        canUseTool: allow,
-        hooks: {
-          PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
-          PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
+  let metrics: Record<string, number> = {}
+  for (let i = 0; i < (job.params.sessions ?? 1); i++) {
+    const marks = new Marks()
+    await drain(
+      query({
+        prompt: PROMPT,
+        options: {
+          ...base(job),
+          canUseTool: allow,
+          hooks: {
+            PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
+            PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
+          }
         }
-      }
-    }),
-    (m) => marks.see(m)
-  )
-  return {
-    metrics: marks.toolCallMetrics()
+      }),
+      (m) => marks.see(m)
+    )
+    metrics = marks.toolCallMetrics()
   }
+  return { metrics }
 }
 
 const partial = async (job: Job): Promise<ScenarioOutput> => {

@@ -75,13 +75,16 @@ const cold = (_job: Job) =>
     return { metrics: { init: marks.init, firstAssistant: marks.firstAssistant, result: marks.result, end } }
   })
 
-const hooks = (_job: Job) =>
+// `sessions` > 1: the same session again in the same process; the metrics are the last one's.
+const hooks = (job: Job) =>
   Effect.gen(function*() {
-    const marks = new Marks()
-    yield* ClaudeCode.query(PROMPT).pipe(Stream.runForEach(see(marks)))
-    return {
-      metrics: marks.toolCallMetrics()
+    let metrics: Record<string, number> = {}
+    for (let i = 0; i < (job.params.sessions ?? 1); i++) {
+      const marks = new Marks()
+      yield* ClaudeCode.query(PROMPT).pipe(Stream.runForEach(see(marks)))
+      metrics = marks.toolCallMetrics()
     }
+    return { metrics }
   }).pipe(Effect.provide(Layer.merge(hookLayers, gate)))
 
 const partial = (_job: Job) =>

@@ -39,15 +39,18 @@ const cold = async (job: Job): Promise<ScenarioOutput> => {
   }
 }
 
+// `sessions` > 1: the same session again in the same process; the metrics are the last one's.
 const hooks = async (job: Job): Promise<ScenarioOutput> => {
-  const marks = new Marks()
-  const cli = open(job, { gate: true, hooks: HOOKS, onMessage: (m) => marks.see(m) })
-  await turn(cli, PROMPT)
-  cli.endInput()
-  await cli.exited
-  return {
-    metrics: marks.toolCallMetrics()
+  let metrics: Record<string, number> = {}
+  for (let i = 0; i < (job.params.sessions ?? 1); i++) {
+    const marks = new Marks()
+    const cli = open(job, { gate: true, hooks: HOOKS, onMessage: (m) => marks.see(m) })
+    await turn(cli, PROMPT)
+    cli.endInput()
+    await cli.exited
+    metrics = marks.toolCallMetrics()
   }
+  return { metrics }
 }
 
 const partial = async (job: Job): Promise<ScenarioOutput> => {
