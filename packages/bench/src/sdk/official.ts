@@ -84,6 +84,15 @@ const cold = async (job: Job): Promise<ScenarioOutput> => {
   return { metrics: { init: marks.init, firstAssistant: marks.firstAssistant, result: marks.result, end } }
 }
 
+// The hooks row's permission gate and hooks (the replay and in-process rows answer the same requests).
+const gateAndHooks = {
+  canUseTool: allow,
+  hooks: {
+    PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
+    PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
+  }
+}
+
 // `sessions` > 1: the same session again in the same process; the metrics are the last one's.
 const hooks = async (job: Job): Promise<ScenarioOutput> => {
   let metrics: Record<string, number> = {}
@@ -92,14 +101,7 @@ const hooks = async (job: Job): Promise<ScenarioOutput> => {
     await drain(
       query({
         prompt: PROMPT,
-        options: {
-          ...base(job),
-          canUseTool: allow,
-          hooks: {
-            PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
-            PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
-          }
-        }
+        options: { ...base(job), ...gateAndHooks }
       }),
       (m) => marks.see(m)
     )
@@ -161,11 +163,7 @@ const replay = async (job: Job): Promise<ScenarioOutput> => {
     prompt: input,
     options: {
       ...base(job),
-      canUseTool: allow,
-      hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
-        PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
-      },
+      ...gateAndHooks,
       spawnClaudeCodeProcess: () =>
         new FakeProcess(fakeCliPipes(recorded, job.params.lines, { paced: job.params.paced === 1 })) as any
     }
@@ -187,11 +185,7 @@ const pingpong = async (job: Job): Promise<ScenarioOutput> => {
     prompt: input,
     options: {
       ...base(job),
-      canUseTool: allow,
-      hooks: {
-        PreToolUse: [{ matcher: "Bash", hooks: [noOpinion] }],
-        PostToolUse: [{ matcher: "Bash", hooks: [noOpinion] }]
-      },
+      ...gateAndHooks,
       spawnClaudeCodeProcess: () => new FakeProcess(pipes) as any
     }
   })
