@@ -6,7 +6,7 @@
  */
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { makeBlob } from "../jobs.js"
+import { type Job, makeBlob, type ScenarioOutput } from "../jobs.js"
 import { childrenOf } from "../procs.js"
 
 /** @since 0.1.0 */
@@ -198,3 +198,23 @@ export const PARK_MILLIS = 300
  * @since 0.1.0
  */
 export const PROMPT = "Run the benchmark scenario."
+
+/**
+ * The hooks row's scenario for a driver of promises: `session` run `job.params.sessions` times (once unless
+ * given) one after the other in this process, each with marks of its own; the metrics are the last session's
+ * (the "second session in the same process" lines). Ours does the same in an Effect.
+ *
+ * @since 0.1.0
+ */
+export const lastOfSessions = async (
+  job: Job,
+  session: (marks: Marks) => Promise<void>
+): Promise<ScenarioOutput> => {
+  let metrics: Record<string, number> = {}
+  for (let i = 0; i < (job.params.sessions ?? 1); i++) {
+    const marks = new Marks()
+    await session(marks)
+    metrics = marks.toolCallMetrics()
+  }
+  return { metrics }
+}

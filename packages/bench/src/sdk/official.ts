@@ -21,7 +21,17 @@ import { PassThrough, type Readable, type Writable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitGroupReaped, awaitProcessNamed, groupOf, processesUnder } from "../procs.js"
-import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
+import {
+  awaitCliPid,
+  isResult,
+  isTextDelta,
+  LargeChecks,
+  lastOfSessions,
+  Marks,
+  now,
+  PARK_MILLIS,
+  PROMPT
+} from "./common.js"
 import { eachLine } from "./rawCli.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
@@ -93,22 +103,11 @@ const gateAndHooks = {
   }
 }
 
-// `sessions` > 1: the same session again in the same process; the metrics are the last one's.
-const hooks = async (job: Job): Promise<ScenarioOutput> => {
-  let metrics: Record<string, number> = {}
-  for (let i = 0; i < (job.params.sessions ?? 1); i++) {
-    const marks = new Marks()
-    await drain(
-      query({
-        prompt: PROMPT,
-        options: { ...base(job), ...gateAndHooks }
-      }),
-      (m) => marks.see(m)
-    )
-    metrics = marks.toolCallMetrics()
-  }
-  return { metrics }
-}
+const hooks = (job: Job): Promise<ScenarioOutput> =>
+  lastOfSessions(
+    job,
+    (marks) => drain(query({ prompt: PROMPT, options: { ...base(job), ...gateAndHooks } }), (m) => marks.see(m))
+  )
 
 const partial = async (job: Job): Promise<ScenarioOutput> => {
   const marks = new Marks()

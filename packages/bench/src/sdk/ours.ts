@@ -75,7 +75,7 @@ const cold = (_job: Job) =>
     return { metrics: { init: marks.init, firstAssistant: marks.firstAssistant, result: marks.result, end } }
   })
 
-// `sessions` > 1: the same session again in the same process; the metrics are the last one's.
+// As `lastOfSessions` (common.ts), in an Effect: the metrics are the last session's.
 const hooks = (job: Job) =>
   Effect.gen(function*() {
     let metrics: Record<string, number> = {}

@@ -9,7 +9,7 @@ import type { Readable } from "node:stream"
 import type { Job, ScenarioOutput } from "../jobs.js"
 import { runFrom, STOP_PROMPTS } from "../jobs.js"
 import { awaitGone, awaitGroupReaped, awaitProcessNamed, groupOf, isAlive, processesUnder } from "../procs.js"
-import { isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
+import { isResult, isTextDelta, LargeChecks, lastOfSessions, Marks, now, PARK_MILLIS, PROMPT } from "./common.js"
 import { answerOf, eachLine, RawCli, type RawCliOptions } from "./rawCli.js"
 import { fakeCliPipes, loadReplay, pingPongPipes } from "./replayFeed.js"
 
@@ -39,19 +39,13 @@ const cold = async (job: Job): Promise<ScenarioOutput> => {
   }
 }
 
-// `sessions` > 1: the same session again in the same process; the metrics are the last one's.
-const hooks = async (job: Job): Promise<ScenarioOutput> => {
-  let metrics: Record<string, number> = {}
-  for (let i = 0; i < (job.params.sessions ?? 1); i++) {
-    const marks = new Marks()
+const hooks = (job: Job): Promise<ScenarioOutput> =>
+  lastOfSessions(job, async (marks) => {
     const cli = open(job, { gate: true, hooks: HOOKS, onMessage: (m) => marks.see(m) })
     await turn(cli, PROMPT)
     cli.endInput()
     await cli.exited
-    metrics = marks.toolCallMetrics()
-  }
-  return { metrics }
-}
+  })
 
 const partial = async (job: Job): Promise<ScenarioOutput> => {
   const marks = new Marks()
