@@ -322,4 +322,40 @@ describe("ClaudeCode.session message delivery", () => {
       assert.deepStrictEqual(byResult.result, lastOf(first))
       assert.deepStrictEqual(byResult.next, second)
     }).pipe(Effect.provide(harness([ScriptedModel.text("uno"), ScriptedModel.text("dos")]))))
+
+  it.live("a large read reaches the consumer in chunks of at most 64 messages: all of them, in order, each turn ending at its result", () =>
+    Effect.gen(function*() {
+      // Partial messages: a turn of some 150 lines, each a message, as the real CLI wrote them.
+      const options = { includePartialMessages: true }
+      const first = yield* collect(ClaudeCode.query("one", options))
+      const second = yield* collect(ClaudeCode.query("two", options))
+      assert.isAbove(first.length, 2 * 64)
+      const lines = [...first, ...second].map((message) => JSON.stringify(message))
+      const replaying = ClaudeCode.layer({ executable: process.execPath }).pipe(
+        Layer.provide(Layer.merge(
+          NodeContext.layer,
+          Layer.succeed(CommandExecutor.CommandExecutor, replayingExecutor(lines))
+        ))
+      )
+
+      // Both turns arrive in one read; the consumer sees each chunk as the session delivers it.
+      const chunksOf = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
+        collect(Stream.chunks(stream)).pipe(Effect.map((chunks) => chunks.map(Chunk.toReadonlyArray)))
+      const replayed = yield* Effect.scoped(Effect.gen(function*() {
+        const session = yield* ClaudeCode.session()
+        const turn = yield* chunksOf(session.turn("one"))
+        const next = yield* chunksOf(session.receiveTurn).pipe(Effect.timeout("10 seconds"))
+        return { turn, next }
+      })).pipe(Effect.provide(replaying))
+      for (const chunk of [...replayed.turn, ...replayed.next]) {
+        assert.isAtLeast(chunk.length, 1)
+        assert.isAtMost(chunk.length, 64)
+      }
+      assert.deepStrictEqual(replayed.turn.flat(), first)
+      assert.deepStrictEqual(replayed.next.flat(), second)
+    }).pipe(Effect.provide(harness([
+      // Each delta its own write, so that the CLI reports each as a partial message.
+      ScriptedModel.slow(ScriptedModel.text("la ".repeat(200)), { delay: 0, chunkSize: 4 }),
+      ScriptedModel.slow(ScriptedModel.text("li ".repeat(200)), { delay: 0, chunkSize: 4 })
+    ]))))
 })
