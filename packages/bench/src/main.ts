@@ -204,7 +204,11 @@ const methodNotes = (quick: boolean): Array<string> => [
   "function literal assigned to a property in old space (it expects methods), so the closure, the effect and the " +
   "chunk it holds outlive every young-generation collection until the next full one: a consumer whose effect holds " +
   "the chunk has every message copied twice and promoted (a 20-line reproduction with plain objects, no Effect, " +
-  "behaves the same; `Object.defineProperty` or a closure made by another function does not).",
+  "behaves the same; `Object.defineProperty` or a closure made by another function does not). It lasts until " +
+  "TurboFan has optimized Effect's per-chunk code; from then on nothing survives a young-generation collection (with " +
+  "TurboFan off, `--max-opt=2`, the promotion lasts the whole run). The session hands over at most 64 messages per " +
+  "chunk (a 64 KiB read holds ~240) so that the optimization comes sooner: partway through this row, where " +
+  "read-sized chunks did not reach it.",
   `Row 5: the ${
     quick ? "1 MB" : "10 MB"
   } Write makes the CLI compact on its next request; the script answers every later request with text.` +
