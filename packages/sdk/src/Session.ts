@@ -89,11 +89,12 @@ export interface Session {
    * Every message from now until the CLI exits. One consumer at a time.
    *
    * Messages arrive in chunks of what the CLI has written, at most 64 messages
-   * each, and a chunk always ends at a turn's `result`: a consumer that stops at the end of a turn
-   * (`turn`, `receiveTurn`, `Stream.takeUntil` on results) leaves the next
-   * turn's messages for the next reader. One that stops in the middle of a
-   * chunk (`Stream.take(n)`) drops the rest of that chunk, as with any stream
-   * over a queue: to read part of a turn and continue later, keep one reader.
+   * each, and a chunk always ends at a turn's `result`: a consumer that stops
+   * at the end of a turn (`turn`, `receiveTurn`, `Stream.takeUntil` on
+   * results) leaves the next turn's messages for the next reader. One that
+   * stops in the middle of a chunk (`Stream.take(n)`) drops the rest of that
+   * chunk, as with any stream over a queue: to read part of a turn and
+   * continue later, keep one reader.
    */
   readonly messages: Stream.Stream<Protocol.Message, ClaudeError>
   /** Ends the input: the CLI finishes what it is doing and exits. */

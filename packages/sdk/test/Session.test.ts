@@ -254,6 +254,19 @@ const replayingExecutor = (turns: ReadonlyArray<string>) =>
     })
   )
 
+// ClaudeCode whose CLI replays `messages` (as the real CLI wrote them: a decoded message is the parsed line,
+// unchanged) in one write.
+const replaying = (messages: ReadonlyArray<unknown>) =>
+  ClaudeCode.layer({ executable: process.execPath }).pipe(
+    Layer.provide(Layer.merge(
+      NodeContext.layer,
+      Layer.succeed(
+        CommandExecutor.CommandExecutor,
+        replayingExecutor(messages.map((message) => JSON.stringify(message)))
+      )
+    ))
+  )
+
 describe("ClaudeCode.session message delivery", () => {
   it.live("session.result runs a turn to its result: the tool ran, and the next turn carries the earlier ones", () =>
     Effect.gen(function*() {
@@ -288,17 +301,11 @@ describe("ClaudeCode.session message delivery", () => {
 
   it.live("two turns in one read: the first turn ends at its result, the next loses nothing", () =>
     Effect.gen(function*() {
-      // Two turns as the real CLI wrote them (a decoded message is the parsed line, unchanged).
+      // Two turns as the real CLI wrote them.
       const first = yield* collect(ClaudeCode.query("one"))
       const second = yield* collect(ClaudeCode.query("two"))
       assert.deepStrictEqual([lastOf(first).result, lastOf(second).result], ["uno", "dos"])
-      const lines = [...first, ...second].map((message) => JSON.stringify(message))
-      const replaying = ClaudeCode.layer({ executable: process.execPath }).pipe(
-        Layer.provide(Layer.merge(
-          NodeContext.layer,
-          Layer.succeed(CommandExecutor.CommandExecutor, replayingExecutor(lines))
-        ))
-      )
+      const both = replaying([...first, ...second])
 
       const replayed = yield* Effect.scoped(Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
@@ -308,14 +315,14 @@ describe("ClaudeCode.session message delivery", () => {
         yield* session.endInput
         const rest = yield* collect(session.messages)
         return { turn, next, rest }
-      })).pipe(Effect.provide(replaying))
+      })).pipe(Effect.provide(both))
       // The same lines, the first turn run by `session.result`: it stops at the first result too.
       const byResult = yield* Effect.scoped(Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
         const result = yield* session.result("one")
         const next = yield* collect(session.receiveTurn).pipe(Effect.timeout("10 seconds"))
         return { result, next }
-      })).pipe(Effect.provide(replaying))
+      })).pipe(Effect.provide(both))
       assert.deepStrictEqual(replayed.turn, first)
       assert.deepStrictEqual(replayed.next, second)
       assert.deepStrictEqual(replayed.rest, [])
@@ -325,18 +332,11 @@ describe("ClaudeCode.session message delivery", () => {
 
   it.live("a large read reaches the consumer in chunks of at most 64 messages: all of them, in order, each turn ending at its result", () =>
     Effect.gen(function*() {
-      // Partial messages: a turn of some 150 lines, each a message, as the real CLI wrote them.
+      // Partial messages: turns of over 128 lines, each a message, as the real CLI wrote them.
       const options = { includePartialMessages: true }
       const first = yield* collect(ClaudeCode.query("one", options))
       const second = yield* collect(ClaudeCode.query("two", options))
       assert.isAbove(first.length, 2 * 64)
-      const lines = [...first, ...second].map((message) => JSON.stringify(message))
-      const replaying = ClaudeCode.layer({ executable: process.execPath }).pipe(
-        Layer.provide(Layer.merge(
-          NodeContext.layer,
-          Layer.succeed(CommandExecutor.CommandExecutor, replayingExecutor(lines))
-        ))
-      )
 
       // Both turns arrive in one read; the consumer sees each chunk as the session delivers it.
       const chunksOf = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
@@ -346,7 +346,7 @@ describe("ClaudeCode.session message delivery", () => {
         const turn = yield* chunksOf(session.turn("one"))
         const next = yield* chunksOf(session.receiveTurn).pipe(Effect.timeout("10 seconds"))
         return { turn, next }
-      })).pipe(Effect.provide(replaying))
+      })).pipe(Effect.provide(replaying([...first, ...second])))
       for (const chunk of [...replayed.turn, ...replayed.next]) {
         assert.isAtLeast(chunk.length, 1)
         assert.isAtMost(chunk.length, 64)
