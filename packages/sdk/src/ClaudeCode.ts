@@ -67,8 +67,13 @@ export declare namespace ClaudeCode {
     /**
      * Starts a session with resolved options. The permission gate, and any session service the
      * calling context provides (a `CliProcess`, a `HookRegistry`), are taken from that context.
+     * `firstPrompt`, the prompt the caller sends first (as `query` does), is encoded while the CLI
+     * starts rather than after the initialize handshake; sending it then only writes its line.
      */
-    readonly startSession: (options: ClaudeOptions.Options) => Effect.Effect<Session, ClaudeError, Scope.Scope>
+    readonly startSession: (
+      options: ClaudeOptions.Options,
+      firstPrompt?: Prompt | undefined
+    ) => Effect.Effect<Session, ClaudeError, Scope.Scope>
   }
 }
 
@@ -108,7 +113,7 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
           })
       })
     )
-  const startSession = (options: ClaudeOptions.Options) =>
+  const startSession = (options: ClaudeOptions.Options, firstPrompt?: Prompt | undefined) =>
     Effect.gen(function*() {
       yield* checkCwd(options.cwd)
       // A CliProcess from the calling context (a fake, in a test) is used as it is: nothing to locate.
@@ -121,14 +126,16 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
       // A session store in the calling context: the transcript is mirrored to it, and resumed from it.
       const store = yield* Effect.serviceOption(SessionStore)
       if (Option.isNone(store)) {
-        return yield* InternalSession.make(yield* sessionEnvironment(executable, options)).pipe(
+        return yield* InternalSession.make(yield* sessionEnvironment(executable, options), firstPrompt).pipe(
           Effect.provide(context)
         )
       }
       const attached = yield* SessionStoreResume.attach(store.value, options, ClaudeOptions.runtimeSettings(options))
         .pipe(Effect.provide(context))
       const environment = yield* sessionEnvironment(executable, attached.options)
-      return yield* InternalSession.make({ ...environment, mirror: attached.mirror }).pipe(Effect.provide(context))
+      return yield* InternalSession.make({ ...environment, mirror: attached.mirror }, firstPrompt).pipe(
+        Effect.provide(context)
+      )
     })
   return ClaudeCode.of({ defaults, startSession })
 })
@@ -277,8 +284,17 @@ export const layerConfig = (
  */
 export const session = (
   options?: ClaudeOptions.OptionsInput
+): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> => sessionFor(undefined, options)
+
+// A session whose first prompt, when known, is encoded while its CLI starts (see `startSession`).
+const sessionFor = (
+  firstPrompt: Prompt | undefined,
+  options: ClaudeOptions.OptionsInput | undefined
 ): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
-  Effect.flatMap(ClaudeCode, (service) => Effect.flatMap(resolveOptions(options), service.startSession))
+  Effect.flatMap(
+    ClaudeCode,
+    (service) => Effect.flatMap(resolveOptions(options), (resolved) => service.startSession(resolved, firstPrompt))
+  )
 
 /**
  * The options a session opened here with `options` starts from: the layer's
@@ -320,7 +336,7 @@ export const query = (
   Stream.fromChannel(Channel.unwrap(Effect.map(Scope.make(), (scope) =>
     Channel.ensuringWith(
       Channel.unwrap(Effect.map(
-        Scope.extend(session(options), scope),
+        Scope.extend(sessionFor(InternalSession.isPromptStream(prompt) ? undefined : prompt, options), scope),
         (opened) => Stream.toChannel(InternalSession.query(opened, prompt))
       )),
       (exit) => Scope.close(scope, exit)
@@ -338,7 +354,7 @@ export const result = (
   prompt: Prompt,
   options?: ClaudeOptions.OptionsInput
 ): Effect.Effect<Protocol.ResultSuccess, ClaudeError, ClaudeCode> =>
-  Effect.scoped(Effect.flatMap(session(options), (opened) => opened.result(prompt)))
+  Effect.scoped(Effect.flatMap(sessionFor(prompt, options), (opened) => opened.result(prompt)))
 
 /**
  * Runs one prompt like {@link query} and returns its answer as a value of

@@ -70,6 +70,10 @@ const withFake = <A, E, R>(script: FakeCli.FakeCli.Script, body: (cli: Cli) => E
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(stream), Chunk.toArray)
 
+// What the SDK wrote to the fake, decoded (`withFake` checks that every line decodes).
+const writtenMessages = (cli: Cli) =>
+  Effect.map(cli.written, (lines) => lines.flatMap((line) => Either.isRight(line.message) ? [line.message.right] : []))
+
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
 
@@ -493,6 +497,63 @@ describe("fallbacks over FakeCli", () => {
 // -----------------------------------------------------------------------------
 
 describe("Session over FakeCli", () => {
+  it.effect("a query's prompt is encoded while the CLI starts, and written once the initialize answer is in", () => {
+    // Each event once: the encoder reads the prompt's message more than once (check, then JSON).
+    const events: Array<string> = []
+    const note = (event: string) => {
+      if (!events.includes(event)) events.push(event)
+    }
+    const prompt: Protocol.UserInput = {
+      type: "user",
+      get message() {
+        note("prompt read")
+        return { role: "user" as const, content: "hello" }
+      },
+      parent_tool_use_id: null,
+      session_id: ""
+    }
+    return withFake({
+      initialize: () => Effect.as(Effect.sync(() => note("initialize answered")), FakeCli.initializeResponse),
+      turns: [(cli, message) =>
+        Effect.zipRight(
+          Effect.sync(() => note(`prompt written: ${JSON.stringify((message as any).message.content)}`)),
+          cli.emit(...FakeCli.textTurn("hi"))
+        )]
+    }, (cli) =>
+      Effect.gen(function*() {
+        const messages = yield* collect(ClaudeCode.query(prompt))
+        assert.strictEqual((messages[messages.length - 1] as any).result, "hi")
+        assert.deepStrictEqual(events, ["prompt read", "initialize answered", "prompt written: \"hello\""])
+        const written = yield* writtenMessages(cli)
+        assert.deepStrictEqual(written.map((message) => message.type), ["control_request", "user"])
+      }))
+  })
+
+  it.effect("a query whose initialize is rejected fails with InitializeError, and its prompt is never written", () =>
+    withFake(
+      { initialize: () => Effect.fail("hooks: PreToolUse matcher is not a valid pattern") },
+      (cli) =>
+        Effect.gen(function*() {
+          const error = failureOf(yield* Effect.exit(collect(ClaudeCode.query("rm -rf build"))))
+          assert.strictEqual(error?._tag, "InitializeError")
+          assert.strictEqual(error?._tag === "InitializeError" ? error.reason : undefined, "Rejected")
+          const written = yield* writtenMessages(cli)
+          assert.deepStrictEqual(written.map((message) => message.type), ["control_request"])
+        })
+    ))
+
+  it.effect("a session's first turn with another prompt than the one prepared writes that prompt", () =>
+    withFake({ turns: [FakeCli.textTurn("uno")] }, (cli) =>
+      Effect.gen(function*() {
+        const claude = yield* ClaudeCode.ClaudeCode
+        const session = yield* claude.startSession(claude.defaults, "prepared, never sent")
+        yield* collect(session.turn("sent instead"))
+        const prompts = (yield* writtenMessages(cli)).flatMap((message) =>
+          message.type === "user" ? [(message as any).message.content] : []
+        )
+        assert.deepStrictEqual(prompts, ["sent instead"])
+      })))
+
   it.effect("two turns written in one read: the first ends at its result, the next loses nothing", () =>
     withFake({ turns: [[...FakeCli.textTurn("uno"), ...FakeCli.textTurn("dos")]] }, () =>
       Effect.gen(function*() {

@@ -68,8 +68,9 @@ export const make = (
           // A chat streams or not turn by turn: partial messages are on for the whole session.
           method: "streamText"
         })
-        // The session lives as long as the chat, not as long as this turn.
-        const session = yield* Scope.extend(claude.startSession(options), scope)
+        // The session lives as long as the chat, not as long as this turn; its first turn's prompt is
+        // encoded while the CLI starts (see ClaudeCode's startSession).
+        const session = yield* Scope.extend(claude.startSession(options, input.content), scope)
         opened = {
           session,
           bridge,

@@ -323,7 +323,8 @@ export const oneShot = (
       responseFormat: providerOptions.responseFormat,
       method
     })
-    const session: Session.Session = yield* claude.startSession(options)
+    // Its prompt given at the start: encoded while the CLI starts (see ClaudeCode's startSession).
+    const session: Session.Session = yield* claude.startSession(options, input.content)
     const translator = makeTranslator({
       method,
       partial: options.includePartialMessages === true,
