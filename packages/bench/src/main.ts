@@ -183,7 +183,10 @@ const methodNotes = (quick: boolean): Array<string> => [
   "CliSpawner for ours, `spawnClaudeCodeProcess` for the official SDK) and times each answer on the SDK's clock; " +
   "a second run ten times longer shows each SDK's cost once its code is warm. " +
   "The 'ours by level' lines answer the same requests with successively more of our SDK (codec only; ControlRouter " +
-  "with a trivial handler; + HookRegistry; + PermissionGate) over a fake CliProcess.",
+  "with a trivial handler; + HookRegistry; + PermissionGate) over a fake CliProcess (whose lines are a Stream: the " +
+  "router levels pay a stream step per line that NodeCliSpawner's pushed `readLines` skips), every level warmed up before " +
+  "any is timed, then timed in five slices taken in turn (timed one after the other, each level ran on code as " +
+  "warm as the levels before had left it).",
   "Row 3: the tap holds the CLI's output from the first stream_event to the result and hands the whole turn over in " +
   "one write, so messages/s measures the SDK (live, the rate is bounded by the CLI and the model server, and all " +
   "three keep up). 'CPU per 1,000 messages' is the whole query's CPU (session start included: row 1's cost, spread " +
@@ -254,7 +257,8 @@ const main = async () => {
   const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-bench-"))
   const cleanup = () => {
     killProcessesUnder(root)
-    Fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+    // BENCH_KEEP_JOBS (runner.ts) keeps the jobs' directories, which are under it.
+    if (process.env.BENCH_KEEP_JOBS === undefined) Fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 })
   }
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {
