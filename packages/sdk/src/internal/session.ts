@@ -161,6 +161,13 @@ const stderrSinkDrain = Duration.seconds(1)
  */
 const maxChunkSize = 64
 
+/** A first prompt encoded ahead of its send: the prompt as given, its user message, and its line (or why not). */
+interface PreparedPrompt {
+  readonly prompt: Prompt
+  readonly input: Protocol.UserInput
+  readonly line: Either.Either<string, ProtocolError>
+}
+
 /** @internal */
 export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
   typeof prompt === "string" || Array.isArray(prompt)
@@ -357,16 +364,10 @@ const makeSession = (
 
     // The first prompt's line, encoded now, while the CLI starts (it reads nothing before it is up, ~0.4 s):
     // encoded after the initialize answer, a 20 MB prompt (~0.2 s to encode) held its turn back by as much
-    // (bench row 5: call → result 1.17–1.23× the official SDK's, which writes the prompt at once; 0.9–1.04×
+    // (bench row 5: call → result 1.17–1.23× the official SDK's, which writes the prompt at once; 0.87–1.08×
     // since). It is not written before that answer: a CLI that rejected the initialize request (its hooks, its
     // gate) must not run it.
-    let prepared:
-      | {
-        readonly prompt: Prompt
-        readonly input: Protocol.UserInput
-        readonly line: Either.Either<string, ProtocolError>
-      }
-      | undefined
+    let prepared: PreparedPrompt | undefined
     if (firstPrompt !== undefined) {
       const input = userInput(firstPrompt)
       prepared = { prompt: firstPrompt, input, line: encodeStdinLine(input as Protocol.StdinMessage) }
