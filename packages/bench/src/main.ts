@@ -12,6 +12,7 @@
  * pnpm bench --only 2,4,decode    # some rows (1-8, decode, hookcmd, import)
  * pnpm bench --runs 5 --only 6    # override runs (for every row); --no-write: print only
  * pnpm bench --only 2 --profile hooks   # also write CPU profiles of the workers (see profile.ts)
+ *                                       # (CPU time only, under perf: see perfReport.ts)
  * BENCH_NO_MINIFY=1 pnpm bench ...      # ours's bundle not minified (profiles never are)
  * ```
  *

@@ -64,18 +64,27 @@ const markersOf = (url: string) => {
   return markers
 }
 
-const locate = (frame: ProfileNode["callFrame"]): string => {
-  if (!frame.url.startsWith("file://")) return frame.url || "(native)"
-  const markers = markersOf(frame.url)
-  let file = Path.basename(fileURLToPath(frame.url))
+/**
+ * The source file of a line of a worker bundle (0-based `lineNumber`), by the bundle's source markers, as
+ * `file:line`; a URL that is not a file is returned as it is.
+ *
+ * @since 0.1.0
+ * @category Profiles
+ */
+export const locateLine = (url: string, lineNumber: number): string => {
+  if (!url.startsWith("file://")) return url || "(native)"
+  const markers = markersOf(url)
+  let file = Path.basename(fileURLToPath(url))
   for (const marker of markers) {
-    if (marker.line > frame.lineNumber) break
+    if (marker.line > lineNumber) break
     file = marker.file.replace(/^(\.\.\/)+/, "")
   }
   const nodeModules = file.lastIndexOf("node_modules/")
   if (nodeModules !== -1) file = file.slice(nodeModules + "node_modules/".length)
-  return `${file}:${frame.lineNumber + 1}`
+  return `${file}:${lineNumber + 1}`
 }
+
+const locate = (frame: ProfileNode["callFrame"]): string => locateLine(frame.url, frame.lineNumber)
 
 /**
  * The top functions of a profile by self time and by inclusive time.
