@@ -28,7 +28,7 @@
 import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { pathToFileURL } from "node:url"
 import { locateLine } from "./profile.js"
 
 interface Sample {
@@ -82,7 +82,6 @@ const groupOf = (frames: ReadonlyArray<string>): string => {
 }
 
 interface Counts {
-  readonly counts: Map<string, number>
   add(key: string, millis: number): void
   top(n: number): ReadonlyArray<readonly [string, number]>
 }
@@ -90,7 +89,6 @@ interface Counts {
 const counts = (): Counts => {
   const map = new Map<string, number>()
   return {
-    counts: map,
     add: (key, millis) => void map.set(key, (map.get(key) ?? 0) + millis),
     top: (n) => Array.from(map).sort((a, b) => b[1] - a[1]).slice(0, n)
   }
@@ -129,12 +127,10 @@ export const report = (file: string, top = 15): string => {
     groups.add(groupOf(sample.frames), millis)
     leaves.add((sample.frames[0] ?? "?").replace(/ file:\S+/, ""), millis)
     const js = sample.frames.map((frame) => jsFrame.exec(frame)).find((match) => match !== null)
-    if (js === undefined || js === null) continue
+    if (js == null) continue
     tiers.add(tierNames[js[1]], millis)
-    const url = js[3].startsWith("file://") ? js[3] : pathToFileURL(js[3]).href
-    const where = url.startsWith("file://") && Fs.existsSync(fileURLToPath(url))
-      ? locateLine(url, Number(js[4]) - 1)
-      : `${js[3]}:${js[4]}`
+    // A bundle's line is located by its source markers; node's own modules ("node:fs") name themselves.
+    const where = js[3].startsWith("file://") ? locateLine(js[3], Number(js[4]) - 1) : `${js[3]}:${js[4]}`
     functions.add(`${js[2] || "(anonymous)"}  (${where})`, millis)
   }
   const rows = (entries: ReadonlyArray<readonly [string, number]>) =>

@@ -284,12 +284,12 @@ export const layerConfig = (
  */
 export const session = (
   options?: ClaudeOptions.OptionsInput
-): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> => sessionFor(undefined, options)
+): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> => sessionFor(options, undefined)
 
 // A session whose first prompt, when known, is encoded while its CLI starts (see `startSession`).
 const sessionFor = (
-  firstPrompt: Prompt | undefined,
-  options: ClaudeOptions.OptionsInput | undefined
+  options: ClaudeOptions.OptionsInput | undefined,
+  firstPrompt: Prompt | undefined
 ): Effect.Effect<Session, ClaudeError, ClaudeCode | Scope.Scope> =>
   Effect.flatMap(
     ClaudeCode,
@@ -336,7 +336,7 @@ export const query = (
   Stream.fromChannel(Channel.unwrap(Effect.map(Scope.make(), (scope) =>
     Channel.ensuringWith(
       Channel.unwrap(Effect.map(
-        Scope.extend(sessionFor(InternalSession.isPromptStream(prompt) ? undefined : prompt, options), scope),
+        Scope.extend(sessionFor(options, InternalSession.isPromptStream(prompt) ? undefined : prompt), scope),
         (opened) => Stream.toChannel(InternalSession.query(opened, prompt))
       )),
       (exit) => Scope.close(scope, exit)
@@ -354,7 +354,7 @@ export const result = (
   prompt: Prompt,
   options?: ClaudeOptions.OptionsInput
 ): Effect.Effect<Protocol.ResultSuccess, ClaudeError, ClaudeCode> =>
-  Effect.scoped(Effect.flatMap(sessionFor(prompt, options), (opened) => opened.result(prompt)))
+  Effect.scoped(Effect.flatMap(sessionFor(options, prompt), (opened) => opened.result(prompt)))
 
 /**
  * Runs one prompt like {@link query} and returns its answer as a value of

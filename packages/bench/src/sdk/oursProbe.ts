@@ -174,17 +174,17 @@ export const probe = (replayFile: string, rounds: number) =>
       subtype: "hook_callback",
       handle: () => ControlRouter.answerWith(Effect.succeed({}))
     }
-    const [codecLevel, router, hookLevel, untraced, gateLevel] = yield* Effect.scoped(Effect.gen(function*() {
-      return yield* measureLevels([
-        codec,
-        yield* withRouter(hookLines, [trivial]),
-        yield* withRouter(hookLines, [hooks.inboundHandler]),
+    const [codecLevel, router, hookLevel, untraced, gateLevel] = yield* Effect.scoped(Effect.flatMap(
+      Effect.all([
+        withRouter(hookLines, [trivial]),
+        withRouter(hookLines, [hooks.inboundHandler]),
         // Issue 10's overhead check: the same level with the tracer off (the router's requests run with its
         // maker's refs). With it on, spans go to Effect's default tracer, which exports nowhere.
-        yield* withRouter(hookLines, [hooks.inboundHandler]).pipe(Effect.withTracerEnabled(false)),
-        yield* withRouter(gateLines, [PermissionGate.inboundHandler(gate)])
-      ])
-    }))
+        withRouter(hookLines, [hooks.inboundHandler]).pipe(Effect.withTracerEnabled(false)),
+        withRouter(gateLines, [PermissionGate.inboundHandler(gate)])
+      ]),
+      (routers) => measureLevels([codec, ...routers])
+    ))
     const metrics: Record<string, number> = {}
     for (
       const [name, level] of Object.entries({

@@ -47,7 +47,6 @@ export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = 
   // flattened once, by whoever reads the line. A join copies into a buffer that grows as it goes: framing a
   // 20 MB line (35 MB as a JS string) peaked at 113 MB of heap that way, 77 MB with the rope.
   let pending = ""
-  let pendingChars = 0
 
   // Redacted before it is cut for display (a secret cut in two would escape redaction).
   const tooLong = (sample: string, length: number) =>
@@ -59,9 +58,8 @@ export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = 
     })
 
   const takeLine = (tail: string): string => {
-    const line = pendingChars === 0 ? tail : pending + tail
+    const line = pending.length === 0 ? tail : pending + tail
     pending = ""
-    pendingChars = 0
     return line.endsWith("\r") ? line.slice(0, -1) : line
   }
 
@@ -70,8 +68,8 @@ export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = 
     let start = 0
     let index = text.indexOf("\n", start)
     while (index !== -1) {
-      if (pendingChars + index - start > maxLineChars) {
-        return tooLong(pending + text.slice(start, index), pendingChars + index - start)
+      if (pending.length + index - start > maxLineChars) {
+        return tooLong(pending + text.slice(start, index), pending.length + index - start)
       }
       out.push(takeLine(text.slice(start, index)))
       start = index + 1
@@ -80,8 +78,7 @@ export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = 
     if (start < text.length) {
       const rest = start === 0 ? text : text.slice(start)
       pending += rest
-      pendingChars += rest.length
-      if (pendingChars > maxLineChars) return tooLong(pending, pendingChars)
+      if (pending.length > maxLineChars) return tooLong(pending, pending.length)
     }
     return undefined
   }
@@ -91,7 +88,7 @@ export const makeFramer = (maxLineChars: number, redactor: Redaction.Redactor = 
     end: (out) => {
       const error = split(decoder.end(), out)
       if (error !== undefined) return error
-      if (pendingChars > 0) out.push(takeLine(""))
+      if (pending.length > 0) out.push(takeLine(""))
       return undefined
     }
   }

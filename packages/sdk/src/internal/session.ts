@@ -10,7 +10,6 @@ import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
@@ -37,7 +36,7 @@ import {
   resultFailure
 } from "./claudeError.js"
 import type { SessionServers } from "./mcpServer.js"
-import { encodeStdinLine, isResultMessage, isResultSuccess } from "./protocol/codec.js"
+import { isResultMessage, isResultSuccess } from "./protocol/codec.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
@@ -161,11 +160,11 @@ const stderrSinkDrain = Duration.seconds(1)
  */
 const maxChunkSize = 64
 
-/** A first prompt encoded ahead of its send: the prompt as given, its user message, and its line (or why not). */
+/** A first prompt encoded ahead of its send: the prompt as given, its user message, and the write of its line. */
 interface PreparedPrompt {
   readonly prompt: Prompt
   readonly input: Protocol.UserInput
-  readonly line: Either.Either<string, ProtocolError>
+  readonly write: Effect.Effect<void, ProtocolError | CliExitError>
 }
 
 /** @internal */
@@ -362,15 +361,15 @@ const makeSession = (
       return settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
     }
 
-    // The first prompt's line, encoded now, while the CLI starts (it reads nothing before it is up, ~0.4 s):
-    // encoded after the initialize answer, a 20 MB prompt (~0.2 s to encode) held its turn back by as much
-    // (bench row 5: call → result 1.17–1.23× the official SDK's, which writes the prompt at once; 0.87–1.08×
-    // since). It is not written before that answer: a CLI that rejected the initialize request (its hooks, its
-    // gate) must not run it.
+    // The first prompt's line, encoded now (`router.send` encodes as it is called; its Effect writes), while
+    // the CLI starts (it reads nothing before it is up, ~0.4 s): encoded after the initialize answer, a 20 MB
+    // prompt (~0.2 s to encode) held its turn back by as much (bench row 5: call → result 1.17–1.23× the
+    // official SDK's, which writes the prompt at once; 0.87–1.08× since). It is not written before that answer:
+    // a CLI that rejected the initialize request (its hooks, its gate) must not run it.
     let prepared: PreparedPrompt | undefined
     if (firstPrompt !== undefined) {
       const input = userInput(firstPrompt)
-      prepared = { prompt: firstPrompt, input, line: encodeStdinLine(input as Protocol.StdinMessage) }
+      prepared = { prompt: firstPrompt, input, write: router.send(input as Protocol.StdinMessage) }
     }
 
     const initializeFields: ControlRequest.Payload<typeof controlRequests.initialize> = {
@@ -521,8 +520,7 @@ const makeSession = (
         const input = ready?.input ?? userInput(prompt)
         turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery !== false) startTurn()
-        if (ready === undefined) return router.send(input as Protocol.StdinMessage)
-        return Either.isLeft(ready.line) ? Effect.fail(ready.line.left) : cli.writeLine(ready.line.right)
+        return ready?.write ?? router.send(input as Protocol.StdinMessage)
       })
 
     // A turn read to its end by pulls alone: the last message of the chunk that ended it (its result), or
