@@ -17,8 +17,11 @@
 import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
+import * as Scope from "effect/Scope"
+import type * as HookRegistry from "./HookRegistry.js"
 import type * as HookResult from "./HookResult.js"
 import { currentHooks, nextOrder } from "./internal/hookRegistry.js"
 import type * as Protocol from "./Protocol.js"
@@ -89,25 +92,32 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
   Layer.scopedDiscard(
     Effect.gen(function*() {
       const context = yield* Effect.context<R>()
-      const active = { current: true }
-      yield* Effect.addFinalizer(() =>
-        Effect.sync(() => {
-          active.current = false
+      const registration: HookRegistry.HookRegistration = {
+        event,
+        active: { current: true },
+        order: nextOrder(),
+        matcher: options.matcher,
+        timeout: options.timeout,
+        name: options.name ?? (options.matcher ? `${event}(${options.matcher})` : event),
+        // Run with `services` (the guarded run creates the handler's fiber with them), so `R` is met.
+        handler: (input, hookContext) =>
+          handler(input as Protocol.HookInputFor<Event>, hookContext) as Effect.Effect<HookAnswer, E>,
+        services: context as Context.Context<never>
+      }
+      // Provided, the layer hands this addition to the fibers that use it, as a patch of their refs.
+      yield* FiberRef.update(currentHooks, HashSet.add(registration))
+      // Retired at the close: inactive for every fiber that still carries it (one forked meanwhile keeps a
+      // copy of the refs), and removed from the closing fiber's. Removing this one registration, rather than
+      // restoring the set the layer found (`Effect.locallyScoped`), is what composes with the other hook
+      // layers' patches: merged layers are built in fibers of their own, and restoring each one's set left
+      // every registration of the merge behind in the fiber that provided it, one set per `Effect.provide`.
+      yield* Scope.addFinalizer(
+        yield* Effect.scope,
+        Effect.suspend(() => {
+          registration.active.current = false
+          return FiberRef.update(currentHooks, HashSet.remove(registration))
         })
       )
-      yield* Effect.locallyScopedWith(currentHooks, (hooks) =>
-        HashSet.add(hooks, {
-          event,
-          active,
-          order: nextOrder(),
-          matcher: options.matcher,
-          timeout: options.timeout,
-          name: options.name ?? (options.matcher ? `${event}(${options.matcher})` : event),
-          // Run with `services` (the guarded run creates the handler's fiber with them), so `R` is met.
-          handler: (input, hookContext) =>
-            handler(input as Protocol.HookInputFor<Event>, hookContext) as Effect.Effect<HookAnswer, E>,
-          services: context as Context.Context<never>
-        }))
     })
   )
 

@@ -83,9 +83,9 @@ export interface HookRegistration {
   readonly matcher: string | undefined
   readonly timeout: Duration.DurationInput | undefined
   /**
-   * Cleared when the hook layer's scope closes. Layers merged with
-   * `Layer.mergeAll` are built in other fibers, whose FiberRef restore does not
-   * reach the fiber that provided them: this flag is what retires them.
+   * Cleared when the hook layer's scope closes: a fiber forked while the
+   * layer was provided keeps a copy of the registrations, and this flag is
+   * what retires it there (the closing fiber's own copy is removed).
    */
   readonly active: { current: boolean }
   /** When the hook layer was built: hooks are registered in this order. */

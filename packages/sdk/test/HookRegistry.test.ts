@@ -1,7 +1,12 @@
 import { HookLayer, HookRegistry, HookResult, PermissionGate, PermissionResult } from "@claude-effect/sdk"
 import { assert, describe, it } from "@effect/vitest"
+import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as FiberRef from "effect/FiberRef"
+import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
+import { currentHooks } from "../src/internal/hookRegistry.js"
 
 const registered = Effect.map(HookRegistry.make(), (registry) => registry.hooks.length)
 
@@ -31,6 +36,29 @@ describe("HookRegistry", () => {
       assert.strictEqual(yield* registered, 0)
       assert.strictEqual(yield* registered.pipe(Effect.provide(hook("d"))), 1)
       assert.strictEqual(yield* registered, 0)
+    }))
+
+  it.effect("a hook whose layer has closed is not registered by a fiber that still carries it", () =>
+    Effect.gen(function*() {
+      const go = yield* Deferred.make<void>()
+      // Forked while the layer is provided: the fiber's refs keep the hook after the layer's scope has closed.
+      const late = yield* Effect.forkDaemon(Effect.zipRight(Deferred.await(go), registered)).pipe(
+        Effect.provide(HookLayer.preToolUse({ name: "closed" }, () => Effect.succeed(HookResult.empty)))
+      )
+      yield* Deferred.succeed(go, undefined)
+      assert.strictEqual(yield* Fiber.join(late), 0)
+    }))
+
+  it.effect("merged hook layers provided again and again leave no registration behind in the providing fiber", () =>
+    Effect.gen(function*() {
+      const hooks = (i: number) =>
+        Layer.mergeAll(
+          HookLayer.preToolUse({ name: `pre ${i}` }, () => Effect.succeed(HookResult.empty)),
+          HookLayer.postToolUse({ name: `post ${i}` }, () => Effect.succeed(HookResult.empty))
+        )
+      for (let i = 0; i < 50; i++) assert.strictEqual(yield* registered.pipe(Effect.provide(hooks(i))), 2)
+      // Each left its two registrations (handler and services held) in this fiber's refs before.
+      assert.strictEqual(HashSet.size(yield* FiberRef.get(currentHooks)), 0)
     }))
 
   it.effect("registers hooks in the order their layers were built, with distinct callback ids", () =>
