@@ -104,13 +104,12 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
           handler(input as Protocol.HookInputFor<Event>, hookContext) as Effect.Effect<HookAnswer, E>,
         services: context as Context.Context<never>
       }
-      // Provided, the layer hands this addition to the fibers that use it, as a patch of their refs.
-      yield* FiberRef.update(currentHooks, HashSet.add(registration))
       // Retired at the close: inactive for every fiber that still carries it (one forked meanwhile keeps a
       // copy of the refs), and removed from the closing fiber's. Removing this one registration, rather than
       // restoring the set the layer found (`Effect.locallyScoped`), is what composes with the other hook
       // layers' patches: merged layers are built in fibers of their own, and restoring each one's set left
       // every registration of the merge behind in the fiber that provided it, one set per `Effect.provide`.
+      // Added before the registration, so that no interruption can come between the two.
       yield* Scope.addFinalizer(
         yield* Effect.scope,
         Effect.suspend(() => {
@@ -118,6 +117,8 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
           return FiberRef.update(currentHooks, HashSet.remove(registration))
         })
       )
+      // Provided, the layer hands this addition to the fibers that use it, as a patch of their refs.
+      yield* FiberRef.update(currentHooks, HashSet.add(registration))
     })
   )
 
