@@ -542,6 +542,26 @@ describe("Session over FakeCli", () => {
         })
     ))
 
+  it.effect("a prompt that throws as it is read fails its query with a ProtocolError, after the initialize", () =>
+    withFake({}, (cli) =>
+      Effect.gen(function*() {
+        const prompt: Protocol.UserInput = {
+          type: "user",
+          get message(): Protocol.UserInput["message"] {
+            throw new Error("the prompt's store is closed")
+          },
+          parent_tool_use_id: null,
+          session_id: ""
+        }
+        const error = failureOf(yield* Effect.exit(collect(ClaudeCode.query(prompt))))
+        assert.strictEqual(error?._tag, "ProtocolError")
+        assert.strictEqual(error?._tag === "ProtocolError" ? error.reason : undefined, "EncodeFailed")
+        assert.include(error?.message, "the prompt's store is closed")
+        const written = yield* writtenMessages(cli)
+        assert.strictEqual((written[0] as any)?.request?.subtype, "initialize")
+        assert.isFalse(written.some((message) => message.type === "user"))
+      })))
+
   it.effect("a session's first turn with another prompt than the one prepared writes that prompt", () =>
     withFake({ turns: [FakeCli.textTurn("uno")] }, (cli) =>
       Effect.gen(function*() {
@@ -662,7 +682,7 @@ describe("Session over FakeCli", () => {
         yield* collect(session.turn("hello there"))
         const initialize = (yield* cli.initializeRequest) as any
         assert.deepStrictEqual(Object.keys(initialize.request.hooks ?? {}), ["PreToolUse"])
-        const written = (yield* cli.written).flatMap((w) => Either.isRight(w.message) ? [w.message.right] : [])
+        const written = yield* writtenMessages(cli)
         const user = written.find((message) => message.type === "user") as any
         assert.strictEqual(user?.message?.content, "hello there")
         assert.strictEqual(session.initialization.claude_code_version, "2.1.328")

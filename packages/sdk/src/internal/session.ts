@@ -368,8 +368,12 @@ const makeSession = (
     // a CLI that rejected the initialize request (its hooks, its gate) must not run it.
     let prepared: PreparedPrompt | undefined
     if (firstPrompt !== undefined) {
-      const input = userInput(firstPrompt)
-      prepared = { prompt: firstPrompt, input, write: router.send(input as Protocol.StdinMessage) }
+      try {
+        const input = userInput(firstPrompt)
+        prepared = { prompt: firstPrompt, input, write: router.send(input as Protocol.StdinMessage) }
+      } catch {
+        // A prompt whose reading throws (a getter) is left to its send, which reports it as it always did.
+      }
     }
 
     const initializeFields: ControlRequest.Payload<typeof controlRequests.initialize> = {
@@ -606,7 +610,7 @@ export const query = (
     )
     return Stream.merge(session.messages, Stream.execute(writer))
   }
-  return session.turn(prompt as Prompt)
+  return session.turn(prompt)
 }
 
 /** A turn's last message as its outcome: a successful `result`, or a `ResultError` (an error result, or none). */

@@ -412,11 +412,12 @@ const encodeWith = (
       protocolError("EncodeFailed", describe(value), `unknown message type ${describe(type)}`)
     )
   }
-  const encoded = target.encode(message)
-  if (Either.isLeft(encoded)) {
-    return Either.left(protocolError("EncodeFailed", describe(value), formatIssue(encoded.left)))
-  }
+  // A message whose reading throws (a getter, a Proxy) fails to encode, as one JSON cannot write does.
   try {
+    const encoded = target.encode(message)
+    if (Either.isLeft(encoded)) {
+      return Either.left(protocolError("EncodeFailed", describe(value), formatIssue(encoded.left)))
+    }
     return Either.right(JSON.stringify(encoded.right))
   } catch (cause) {
     return Either.left(protocolError("EncodeFailed", "", String((cause as Error)?.message ?? cause), cause))
