@@ -562,6 +562,29 @@ describe("Session over FakeCli", () => {
         assert.isFalse(written.some((message) => message.type === "user"))
       })))
 
+  it.effect("a prompt that fails to encode starts no turn: the session's close interrupts nothing", () =>
+    withFake({}, (cli) =>
+      Effect.gen(function*() {
+        const unreadable: Protocol.UserInput = {
+          type: "user",
+          get message(): Protocol.UserInput["message"] {
+            throw new Error("the prompt's store is closed")
+          },
+          parent_tool_use_id: null,
+          session_id: ""
+        }
+        yield* Effect.scoped(Effect.gen(function*() {
+          const session = yield* ClaudeCode.session()
+          const error = failureOf(yield* Effect.exit(session.send(unreadable)))
+          assert.strictEqual(error?._tag === "ProtocolError" ? error.reason : error?._tag, "EncodeFailed")
+        }))
+        const written = yield* writtenMessages(cli)
+        assert.deepStrictEqual(
+          written.flatMap((message) => message.type === "control_request" ? [(message as any).request.subtype] : []),
+          ["initialize"]
+        )
+      })))
+
   it.effect("a session's first turn with another prompt than the one prepared writes that prompt", () =>
     withFake({ turns: [FakeCli.textTurn("uno")] }, (cli) =>
       Effect.gen(function*() {

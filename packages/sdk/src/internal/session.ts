@@ -10,6 +10,7 @@ import * as Channel from "effect/Channel"
 import * as Chunk from "effect/Chunk"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as FiberRef from "effect/FiberRef"
@@ -36,13 +37,12 @@ import {
   resultFailure
 } from "./claudeError.js"
 import type { SessionServers } from "./mcpServer.js"
-import { isResultMessage, isResultSuccess } from "./protocol/codec.js"
+import { encodeStdinLine, isResultMessage, isResultSuccess } from "./protocol/codec.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
 import type * as SessionStoreMirror from "./sessionStoreMirror.js"
 import * as Telemetry from "./telemetry.js"
-import * as InternalTelemetry from "./telemetry.js"
 
 /**
  * What a session is made from. The composition of its services (which
@@ -160,11 +160,11 @@ const stderrSinkDrain = Duration.seconds(1)
  */
 const maxChunkSize = 64
 
-/** A first prompt encoded ahead of its send: the prompt as given, its user message, and the write of its line. */
+/** A first prompt encoded ahead of its send: the prompt as given, its user message, and its line (or why not). */
 interface PreparedPrompt {
   readonly prompt: Prompt
   readonly input: Protocol.UserInput
-  readonly write: Effect.Effect<void, ProtocolError | CliExitError>
+  readonly line: Either.Either<string, ProtocolError>
 }
 
 /** @internal */
@@ -227,7 +227,7 @@ const makeSession = (
     // its turn bookkeeping, kept by plain functions as messages are delivered: no effect per turn.
     const runtime = yield* Effect.runtime<never>()
     const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
-    const sessionSpan = InternalTelemetry.startSpan(
+    const sessionSpan = Telemetry.startSpan(
       runtime.fiberRefs,
       runtime.context,
       () => Telemetry.spans.session,
@@ -241,7 +241,7 @@ const makeSession = (
     if (sessionSpan !== undefined) {
       yield* Scope.addFinalizerExit(
         scope,
-        (exit) => Effect.sync(() => InternalTelemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
+        (exit) => Effect.sync(() => Telemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
       )
     }
     Telemetry.liveSessions.unsafeModify(1, metricLabels)
@@ -309,7 +309,7 @@ const makeSession = (
       if (turnOpen) return
       turnOpen = true
       turnIndex++
-      turnSpan = InternalTelemetry.startSpan(
+      turnSpan = Telemetry.startSpan(
         runtime.fiberRefs,
         runtime.context,
         () => Telemetry.spans.turn,
@@ -320,7 +320,7 @@ const makeSession = (
     }
 
     const endTurn = (result: Record<string, unknown>) => {
-      InternalTelemetry.recordResultNow(result, metricLabels)
+      Telemetry.recordResultNow(result, metricLabels)
       const span = turnSpan
       turnOpen = false
       turnSpan = undefined
@@ -331,7 +331,7 @@ const makeSession = (
         span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
       }
       if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
-      InternalTelemetry.endSpan(span, runtime.fiberRefs, Exit.void)
+      Telemetry.endSpan(span, runtime.fiberRefs, Exit.void)
     }
 
     const closeInterruptLine = JSON.stringify(
@@ -361,16 +361,16 @@ const makeSession = (
       return settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
     }
 
-    // The first prompt's line, encoded now (`router.send` encodes as it is called; its Effect writes), while
-    // the CLI starts (it reads nothing before it is up, ~0.4 s): encoded after the initialize answer, a 20 MB
-    // prompt (~0.2 s to encode) held its turn back by as much (bench row 5: call → result 1.17–1.23× the
-    // official SDK's, which writes the prompt at once; 0.87–1.08× since). It is not written before that answer:
-    // a CLI that rejected the initialize request (its hooks, its gate) must not run it.
+    // The first prompt's line, encoded now, while the CLI starts (it reads nothing before it is up, ~0.4 s):
+    // encoded after the initialize answer, a 20 MB prompt (~0.2 s to encode) held its turn back by as much (bench
+    // row 5: call → result 1.17–1.23× the official SDK's, which writes the prompt at once; 0.87–1.08× since).
+    // It is not written before that answer: a CLI that rejected the initialize request (its hooks, its gate)
+    // must not run it. A line that failed to encode fails the send, as encoding it then would.
     let prepared: PreparedPrompt | undefined
     if (firstPrompt !== undefined) {
       try {
         const input = userInput(firstPrompt)
-        prepared = { prompt: firstPrompt, input, write: router.send(input as Protocol.StdinMessage) }
+        prepared = { prompt: firstPrompt, input, line: encodeStdinLine(input) }
       } catch {
         // A prompt whose reading throws (a getter) is left to its send, which reports it as it always did.
       }
@@ -517,14 +517,18 @@ const makeSession = (
     const receiveTurn = streamOf(undefined, true)
 
     const send = (prompt: Prompt) =>
-      Effect.suspend(() => {
+      Effect.suspend((): Effect.Effect<void, ProtocolError | CliExitError> => {
         // The prepared line serves the first send only, and only of its prompt; either way it is let go.
         const ready = prepared !== undefined && prepared.prompt === prompt ? prepared : undefined
         prepared = undefined
         const input = ready?.input ?? userInput(prompt)
+        const line = ready?.line ?? encodeStdinLine(input)
+        // A prompt that cannot be encoded is never written: no turn starts (a turn counted in flight would
+        // make the close interrupt the CLI and wait its longer grace).
+        if (Either.isLeft(line)) return Effect.fail(line.left)
         turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery !== false) startTurn()
-        return ready?.write ?? router.send(input as Protocol.StdinMessage)
+        return cli.writeLine(line.right)
       })
 
     // A turn read to its end by pulls alone: the last message of the chunk that ended it (its result), or
