@@ -77,10 +77,7 @@ export declare namespace ControlRouter {
       readonly [messages: Chunk.Chunk<Protocol.Message>, done: boolean],
       CliExitError | ProtocolError
     >
-    /**
-     * Writes one message to the CLI's stdin, validated by the stdin Schema first. The message is encoded
-     * as `send` is called, the line written as its Effect runs: a caller may encode ahead of the write.
-     */
+    /** Writes one message to the CLI's stdin, validated by the stdin Schema first. */
     readonly send: (message: Protocol.StdinMessage) => Effect.Effect<void, ProtocolError | CliExitError>
     /**
      * Sends a control request and waits for its response, decoded with the
@@ -352,7 +349,6 @@ export const make: (
     // What the reader saw, for the metrics (flushed once per chunk).
     const stats = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
 
-    // Encoded now, written when run (the Service's contract: a session encodes its first prompt ahead).
     const send = (message: Protocol.StdinMessage): Effect.Effect<void, ProtocolError | CliExitError> =>
       Either.match(Protocol.encodeStdinLine(message), {
         onLeft: (error) => Effect.fail(error),

@@ -77,6 +77,16 @@ const writtenMessages = (cli: Cli) =>
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E | undefined =>
   Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
 
+// A prompt whose reading throws, as one from a closed store or a revoked Proxy would.
+const unreadablePrompt: Protocol.UserInput = {
+  type: "user",
+  get message(): Protocol.UserInput["message"] {
+    throw new Error("the prompt's store is closed")
+  },
+  parent_tool_use_id: null,
+  session_id: ""
+}
+
 const textOf = (messages: ReadonlyArray<Protocol.Message>) =>
   messages.flatMap((message) =>
     message.type === "assistant" ? (message as any).message.content.map((block: any) => block.text) : []
@@ -543,39 +553,25 @@ describe("Session over FakeCli", () => {
     ))
 
   it.effect("a prompt that throws as it is read fails its query with a ProtocolError, after the initialize", () =>
-    withFake({}, (cli) =>
-      Effect.gen(function*() {
-        const prompt: Protocol.UserInput = {
-          type: "user",
-          get message(): Protocol.UserInput["message"] {
-            throw new Error("the prompt's store is closed")
-          },
-          parent_tool_use_id: null,
-          session_id: ""
-        }
-        const error = failureOf(yield* Effect.exit(collect(ClaudeCode.query(prompt))))
-        assert.strictEqual(error?._tag, "ProtocolError")
-        assert.strictEqual(error?._tag === "ProtocolError" ? error.reason : undefined, "EncodeFailed")
-        assert.include(error?.message, "the prompt's store is closed")
-        const written = yield* writtenMessages(cli)
-        assert.strictEqual((written[0] as any)?.request?.subtype, "initialize")
-        assert.isFalse(written.some((message) => message.type === "user"))
-      })))
+    // With `verbatimPrompts` the session reads the prompt itself (to mark it), before the codec does.
+    Effect.forEach([{}, { verbatimPrompts: true }], (options) =>
+      withFake({}, (cli) =>
+        Effect.gen(function*() {
+          const error = failureOf(yield* Effect.exit(collect(ClaudeCode.query(unreadablePrompt, options))))
+          assert.strictEqual(error?._tag, "ProtocolError")
+          assert.strictEqual(error?._tag === "ProtocolError" ? error.reason : undefined, "EncodeFailed")
+          assert.include(error?.message, "the prompt's store is closed")
+          const written = yield* writtenMessages(cli)
+          assert.strictEqual((written[0] as any)?.request?.subtype, "initialize")
+          assert.isFalse(written.some((message) => message.type === "user"))
+        }))))
 
   it.effect("a prompt that fails to encode starts no turn: the session's close interrupts nothing", () =>
     withFake({}, (cli) =>
       Effect.gen(function*() {
-        const unreadable: Protocol.UserInput = {
-          type: "user",
-          get message(): Protocol.UserInput["message"] {
-            throw new Error("the prompt's store is closed")
-          },
-          parent_tool_use_id: null,
-          session_id: ""
-        }
         yield* Effect.scoped(Effect.gen(function*() {
           const session = yield* ClaudeCode.session()
-          const error = failureOf(yield* Effect.exit(session.send(unreadable)))
+          const error = failureOf(yield* Effect.exit(session.send(unreadablePrompt)))
           assert.strictEqual(error?._tag === "ProtocolError" ? error.reason : error?._tag, "EncodeFailed")
         }))
         const written = yield* writtenMessages(cli)

@@ -37,7 +37,7 @@ import {
   resultFailure
 } from "./claudeError.js"
 import type { SessionServers } from "./mcpServer.js"
-import { encodeStdinLine, isResultMessage, isResultSuccess } from "./protocol/codec.js"
+import { encodeStdinLine, isResultMessage, isResultSuccess, unreadableMessage } from "./protocol/codec.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
 import * as SessionControl from "./sessionControl.js"
@@ -160,11 +160,16 @@ const stderrSinkDrain = Duration.seconds(1)
  */
 const maxChunkSize = 64
 
-/** A first prompt encoded ahead of its send: the prompt as given, its user message, and its line (or why not). */
+/** A prompt's user message and its line. */
+interface EncodedPrompt {
+  readonly input: Protocol.UserInput
+  readonly line: string
+}
+
+/** A first prompt encoded ahead of its send: the prompt as given, and its encoding (or why it failed). */
 interface PreparedPrompt {
   readonly prompt: Prompt
-  readonly input: Protocol.UserInput
-  readonly line: Either.Either<string, ProtocolError>
+  readonly encoded: Either.Either<EncodedPrompt, ProtocolError>
 }
 
 /** @internal */
@@ -356,9 +361,16 @@ const makeSession = (
       })
     )
 
-    const userInput = (prompt: Prompt): Protocol.UserInput => {
-      const given = toUserInput(prompt)
-      return settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
+    // Reading a prompt may throw (a getter, a Proxy), here as in the codec: either way, a typed encoding failure.
+    const encodePrompt = (prompt: Prompt): Either.Either<EncodedPrompt, ProtocolError> => {
+      let input: Protocol.UserInput
+      try {
+        const given = toUserInput(prompt)
+        input = settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
+      } catch (cause) {
+        return Either.left(unreadableMessage(cause))
+      }
+      return Either.map(encodeStdinLine(input), (line) => ({ input, line }))
     }
 
     // The first prompt's line, encoded now, while the CLI starts (it reads nothing before it is up, ~0.4 s):
@@ -366,15 +378,9 @@ const makeSession = (
     // row 5: call → result 1.17–1.23× the official SDK's, which writes the prompt at once; 0.87–1.08× since).
     // It is not written before that answer: a CLI that rejected the initialize request (its hooks, its gate)
     // must not run it. A line that failed to encode fails the send, as encoding it then would.
-    let prepared: PreparedPrompt | undefined
-    if (firstPrompt !== undefined) {
-      try {
-        const input = userInput(firstPrompt)
-        prepared = { prompt: firstPrompt, input, line: encodeStdinLine(input) }
-      } catch {
-        // A prompt whose reading throws (a getter) is left to its send, which reports it as it always did.
-      }
-    }
+    let prepared: PreparedPrompt | undefined = firstPrompt === undefined
+      ? undefined
+      : { prompt: firstPrompt, encoded: encodePrompt(firstPrompt) }
 
     const initializeFields: ControlRequest.Payload<typeof controlRequests.initialize> = {
       ...(hooks.initializeHooks !== undefined ? { hooks: hooks.initializeHooks } : {}),
@@ -521,14 +527,14 @@ const makeSession = (
         // The prepared line serves the first send only, and only of its prompt; either way it is let go.
         const ready = prepared !== undefined && prepared.prompt === prompt ? prepared : undefined
         prepared = undefined
-        const input = ready?.input ?? userInput(prompt)
-        const line = ready?.line ?? encodeStdinLine(input)
+        const encoded = ready?.encoded ?? encodePrompt(prompt)
         // A prompt that cannot be encoded is never written: no turn starts (a turn counted in flight would
         // make the close interrupt the CLI and wait its longer grace).
-        if (Either.isLeft(line)) return Effect.fail(line.left)
+        if (Either.isLeft(encoded)) return Effect.fail(encoded.left)
+        const { input, line } = encoded.right
         turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery !== false) startTurn()
-        return cli.writeLine(line.right)
+        return cli.writeLine(line)
       })
 
     // A turn read to its end by pulls alone: the last message of the chunk that ended it (its result), or

@@ -397,6 +397,15 @@ const describe = (value: unknown): string => {
   }
 }
 
+/**
+ * The error of a message whose reading threw (a getter, a Proxy): it fails to encode, as one JSON cannot
+ * write does, naming what was thrown.
+ *
+ * @internal
+ */
+export const unreadableMessage = (cause: unknown): ProtocolError =>
+  protocolError("EncodeFailed", "", String((cause as Error)?.message ?? cause), cause)
+
 const encodeWith = (
   value: unknown,
   memberOf: (message: JsonRecord, type: string) => Member | undefined
@@ -405,22 +414,21 @@ const encodeWith = (
     return Either.left(protocolError("EncodeFailed", describe(value), "expected an object"))
   }
   const message = value as JsonRecord
-  const type = message.type
-  const target = typeof type === "string" ? memberOf(message, type) : undefined
-  if (target === undefined) {
-    return Either.left(
-      protocolError("EncodeFailed", describe(value), `unknown message type ${describe(type)}`)
-    )
-  }
-  // A message whose reading throws (a getter, a Proxy) fails to encode, as one JSON cannot write does.
   try {
+    const type = message.type
+    const target = typeof type === "string" ? memberOf(message, type) : undefined
+    if (target === undefined) {
+      return Either.left(
+        protocolError("EncodeFailed", describe(value), `unknown message type ${describe(type)}`)
+      )
+    }
     const encoded = target.encode(message)
     if (Either.isLeft(encoded)) {
       return Either.left(protocolError("EncodeFailed", describe(value), formatIssue(encoded.left)))
     }
     return Either.right(JSON.stringify(encoded.right))
   } catch (cause) {
-    return Either.left(protocolError("EncodeFailed", "", String((cause as Error)?.message ?? cause), cause))
+    return Either.left(unreadableMessage(cause))
   }
 }
 
