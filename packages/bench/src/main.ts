@@ -9,7 +9,7 @@
  * ```sh
  * pnpm bench                      # full: 5 runs (row 6: 3), full sizes; writes packages/bench/RESULTS.md
  * pnpm bench --quick              # 1 run, small sizes
- * pnpm bench --only 2,4,decode    # some rows (1-8, decode, hookcmd, import)
+ * pnpm bench --only 2,4,decode    # some rows (1-8, decode, hookcmd, import, consumer)
  * pnpm bench --runs 5 --only 6    # override runs (for every row); --no-write: print only
  * pnpm bench --only 2 --profile hooks   # also write CPU profiles of the workers (see profile.ts)
  *                                       # (CPU time only, under perf: see perfReport.ts)
@@ -25,6 +25,7 @@ import * as Os from "node:os"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
 import { buildWorker } from "./build.js"
+import { measureConsumerCost } from "./consumerCost.js"
 import type { DecodeBenchResult } from "./decode.js"
 import { measureImportCost } from "./importCost.js"
 import type { Sdk } from "./jobs.js"
@@ -242,7 +243,14 @@ const methodNotes = (quick: boolean): Array<string> => [
   "claim_session request is a second `ui_invalidate`), handed over at the first read: the second line times, " +
   "for each, the first message whose line reached the SDK process after the claim (the official spare's stdout " +
   "goes through a tee, `spawnClaudeCodeProcess`, that notes each line's arrival by uuid; ours and raw hold no " +
-  "message from before the claim)."
+  "message from before the claim).",
+  "Issue 17, stream consumer lines (consumerCost.ts): 3,000 messages, one per event-loop turn (`setImmediate`), as " +
+  "a live session's lines arrive, each consumer doing nothing with them; a fresh `node` per sample, variants " +
+  "round-robin. The 'ours' column is the runtime named in the line, the official column an async generator read " +
+  "by `for await` (the official SDK's `query`), raw the messages made and handed to nothing. 'First 300' is the CPU " +
+  "per message over the first 300 (the runtime imported before, its first use included); 'warm', over messages " +
+  "1,000–3,000. effect 3.22 is the SDK's runtime (DESIGN.md fixes it); effect 4.1 runs the same consumer for " +
+  "comparison only."
 ]
 
 const main = async () => {
@@ -338,6 +346,34 @@ const main = async () => {
             raw: median(results.map((r) => r.jsonParse.linesPerSecond))
           }
         })
+      }
+    }
+
+    if (wants("consumer")) {
+      log("consumer: a stream consumer's CPU per message, by runtime (consumerCost.ts)")
+      try {
+        const cost = await measureConsumerCost(root, args.quick ? 2 : args.runs)
+        const shapes = [
+          ["effect3", "effect 3.22 (the SDK's runtime), the session stream's shape, Stream.runForEach"],
+          ["effect3Mailbox", "effect 3.22, Mailbox.toStream, Stream.runForEach"],
+          ["effect4", "effect 4.1 (for comparison, not the SDK's runtime), Stream.fromQueue, Stream.runForEach"]
+        ] as const
+        for (const [variant, shape] of shapes) {
+          for (const [phase, phaseLabel] of [["first", "first 300"], ["warm", "warm"]] as const) {
+            lines.push({
+              row: "issue 17",
+              label: `stream consumer, one message per event-loop turn: ${shape}, CPU per message, ${phaseLabel} (µs)`,
+              better: "lower",
+              values: {
+                ours: cost[variant][phase],
+                official: cost.asyncGenerator[phase],
+                raw: cost.producer[phase]
+              }
+            })
+          }
+        }
+      } catch (error) {
+        extra.push(`consumerCost.ts failed: ${String(error).slice(0, 300)}`)
       }
     }
 
