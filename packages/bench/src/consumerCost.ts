@@ -23,7 +23,7 @@
  *
  * @since 0.1.0
  */
-import { spawn } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { median } from "./stats.js"
@@ -120,23 +120,11 @@ const cpu = (a, b) => b.user + b.system - a.user - a.system
 process.stdout.write(JSON.stringify({ first: cpu(start, marks[0]) / 300, warm: cpu(marks[1], marks[2]) / (COUNT - 1000) }))
 `
 
-const runOnce = (harness: string, variant: ConsumerVariant, effectUrl: string): Promise<ConsumerCost> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [harness, variant, effectUrl], { stdio: ["ignore", "pipe", "pipe"] })
-    let out = ""
-    let err = ""
-    child.stdout.on("data", (chunk) => (out += chunk))
-    child.stderr.on("data", (chunk) => (err += chunk))
-    child.on("error", reject)
-    child.on("close", (code) => {
-      try {
-        if (code !== 0) throw new Error(`exit ${code}`)
-        resolve(JSON.parse(out) as ConsumerCost)
-      } catch (error) {
-        reject(new Error(`consumer harness ${variant}: ${String(error)}: ${err.slice(0, 400)}`))
-      }
-    })
-  })
+const runOnce = (harness: string, variant: ConsumerVariant, effectUrl: string): ConsumerCost => {
+  const out = spawnSync(process.execPath, [harness, variant, effectUrl], { encoding: "utf8" })
+  if (out.status !== 0) throw new Error(`consumer harness ${variant} failed: ${out.stderr.slice(0, 400)}`)
+  return JSON.parse(out.stdout) as ConsumerCost
+}
 
 /**
  * Runs every variant `runs` times, round-robin, each in a fresh process, and
@@ -145,10 +133,10 @@ const runOnce = (harness: string, variant: ConsumerVariant, effectUrl: string): 
  * @since 0.1.0
  * @category Measuring
  */
-export const measureConsumerCost = async (
+export const measureConsumerCost = (
   dir: string,
   runs: number
-): Promise<Readonly<Record<ConsumerVariant, ConsumerCost>>> => {
+): Readonly<Record<ConsumerVariant, ConsumerCost>> => {
   const harness = Path.join(dir, "consumer-harness.mjs")
   Fs.writeFileSync(harness, HARNESS_SOURCE)
   // Each runtime's ESM entry, as this package resolves it: effect 3.22 (the SDK's) and effect 4 (`effect-v4`).
@@ -159,16 +147,22 @@ export const measureConsumerCost = async (
     effect3Mailbox: import.meta.resolve("effect"),
     effect4: import.meta.resolve("effect-v4")
   }
-  const samples = new Map<ConsumerVariant, Array<ConsumerCost>>(VARIANTS.map((v) => [v, []]))
+  const samples: Record<ConsumerVariant, Array<ConsumerCost>> = {
+    producer: [],
+    asyncGenerator: [],
+    effect3: [],
+    effect3Mailbox: [],
+    effect4: []
+  }
   for (let run = 0; run < runs; run++) {
     // The order rotates per run, as the SDKs' does (runner.ts).
     for (let i = 0; i < VARIANTS.length; i++) {
       const variant = VARIANTS[(i + run) % VARIANTS.length]
-      samples.get(variant)!.push(await runOnce(harness, variant, urls[variant]))
+      samples[variant].push(runOnce(harness, variant, urls[variant]))
     }
   }
   const medianOf = (variant: ConsumerVariant): ConsumerCost => {
-    const all = samples.get(variant)!
+    const all = samples[variant]
     return { first: median(all.map((s) => s.first)), warm: median(all.map((s) => s.warm)) }
   }
   return {

@@ -352,7 +352,7 @@ const main = async () => {
     if (wants("consumer")) {
       log("consumer: a stream consumer's CPU per message, by runtime (consumerCost.ts)")
       try {
-        const cost = await measureConsumerCost(root, args.quick ? 2 : args.runs)
+        const cost = measureConsumerCost(root, args.quick ? 2 : args.runs)
         const shapes = [
           ["effect3", "effect 3.22 (the SDK's runtime), the session stream's shape, Stream.runForEach"],
           ["effect3Mailbox", "effect 3.22, Mailbox.toStream, Stream.runForEach"],
