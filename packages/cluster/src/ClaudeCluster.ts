@@ -3,10 +3,17 @@
  * and how runners and clients reach each other.
  *
  * - One machine: {@link layerSingle}, SQLite in a file (messages, runner
- *   state and transcripts), nothing to run beside the process.
- * - Several machines: {@link layerRunner} on each runner and
+ *   state and transcripts), nothing to run beside the process, no socket.
+ * - Several processes or machines: {@link layerRunner} on each runner and
  *   {@link layerClient} in each client process, over one PostgreSQL database
  *   (`@effect/sql-pg`'s `PgClient` in context) and the runners' sockets.
+ *
+ * Runners and clients connect over TLS opened by the cluster's
+ * {@link Credential}: a shared secret (TLS 1.2 PSK) or certificates (mutual
+ * TLS). Without one, a runner or client layer fails with
+ * {@link ClusterConfigError} `MissingCredential`, unless
+ * `insecure: "plaintext-on-a-trusted-network"` says the network is the
+ * boundary.
  *
  * Each provides `Sharding` and the `SessionStore` the sessions mirror to and
  * resume from; add `ClaudeSession.layer()` (with `ClaudeCode.layer()`, the
@@ -15,7 +22,12 @@
  * ```ts
  * const runner = ClaudeSession.layer().pipe(
  *   Layer.provide(policy), // HookLayers, PermissionGate
- *   Layer.provideMerge(ClaudeCluster.layerRunner({ host: "10.0.0.5", port: 34431 })),
+ *   Layer.provideMerge(ClaudeCluster.layerRunnerConfig({
+ *     host: Config.string("RUNNER_HOST"),
+ *     port: Config.integer("RUNNER_PORT"),
+ *     listen: Config.all({ host: Config.string("RUNNER_HOST"), port: Config.integer("RUNNER_PORT") }),
+ *     credential: Config.redacted("CLAUDE_CLUSTER_SECRET")
+ *   })),
  *   Layer.provide(ClaudeCode.layer()),
  *   Layer.provide(PgClient.layerConfig({ url: Config.redacted("DATABASE_URL") }))
  * )
@@ -24,27 +36,27 @@
  * @since 0.1.0
  */
 import type { SessionStore } from "@claude-effect/sdk"
-import { SqlSessionStore } from "@claude-effect/sql"
-import * as RunnerAddress from "@effect/cluster/RunnerAddress"
+import type { SqlSessionStore } from "@claude-effect/sql"
 import type * as Sharding from "@effect/cluster/Sharding"
 import type * as ShardingConfig from "@effect/cluster/ShardingConfig"
-import * as SingleRunner from "@effect/cluster/SingleRunner"
-import * as NodeClusterSocket from "@effect/platform-node/NodeClusterSocket"
 import type { SocketServerError } from "@effect/platform/SocketServer"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
+import type * as Config from "effect/Config"
 import type { ConfigError } from "effect/ConfigError"
-import * as Duration from "effect/Duration"
-import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
+import type * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as internal from "./internal/claudeCluster.js"
+import * as clusterConfigError from "./internal/clusterConfigError.js"
+import * as transport from "./internal/transport.js"
 
 /**
- * Sharding timings for sessions: a runner that died is noticed within
- * seconds (health checks every 2 s, assignments refreshed every second) and
- * its unfinished prompts are picked up by the next owner within a second
- * (message polls). `@effect/cluster`'s own defaults take up to a minute.
- * Anything given in `shardingConfig` wins.
+ * Sharding timings for sessions: a runner that died is noticed within a
+ * second or two (every runner pings every other each second; a dead one
+ * refuses at once), the shard assignments are re-read every 500 ms, and the
+ * dead runner's unfinished prompts are picked up by the next owner at once
+ * (message polls every second besides). `@effect/cluster`'s own defaults take
+ * up to a minute. Anything given in `shardingConfig` wins.
  *
  * The shard locks keep the library's timings (refreshed every 10 s, each
  * lock operation given as long): a runner whose lock operation misses its
@@ -56,13 +68,73 @@ import * as Option from "effect/Option"
  * @since 0.1.0
  * @category Configuration
  */
-export const shardingDefaults: Partial<ShardingConfig.ShardingConfig["Type"]> = {
-  runnerHealthCheckInterval: Duration.seconds(2),
-  refreshAssignmentsInterval: Duration.seconds(1),
-  entityMessagePollInterval: Duration.seconds(1),
-  entityReplyPollInterval: Duration.millis(100),
-  entityTerminationTimeout: Duration.seconds(10)
+export const shardingDefaults: Partial<ShardingConfig.ShardingConfig["Type"]> = internal.shardingDefaults
+
+/**
+ * A layer that cannot be built as configured: `MissingCredential` (neither
+ * `credential` nor the plaintext opt-out), `ConflictingOptions` (both),
+ * `InvalidCredential` (a secret under 32 bytes, certificates that do not
+ * load), `UnreachableAddress` (a runner reached on a network address but
+ * told nowhere to listen), `MissingDependency` (SQLite not installed for
+ * `layerSingle`). `option` names the option to fix (the layer, for a
+ * missing dependency).
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export const ClusterConfigError = clusterConfigError.ClusterConfigError
+
+/**
+ * @since 0.1.0
+ * @category Errors
+ */
+export type ClusterConfigError = clusterConfigError.ClusterConfigError
+
+/**
+ * A secret every runner and client of the cluster holds (at least 32 bytes,
+ * e.g. `openssl rand -base64 32`): connections are TLS 1.2 with a pre-shared
+ * key derived from it (`ECDHE-PSK-CHACHA20-POLY1305`), so each side proves
+ * it holds the secret in the handshake, and the traffic is encrypted with a
+ * fresh key per connection. No certificates to manage.
+ *
+ * To rotate it: give every process `{ secret: old, alsoAccepted: [next] }`,
+ * then `{ secret: next, alsoAccepted: [old] }`, then `next` alone. A process
+ * connects with `secret` and accepts `secret` and `alsoAccepted`.
+ *
+ * @since 0.1.0
+ * @category Credentials
+ */
+export type SharedSecret =
+  | Redacted.Redacted<string>
+  | {
+    readonly secret: Redacted.Redacted<string>
+    readonly alsoAccepted: ReadonlyArray<Redacted.Redacted<string>>
+  }
+
+/**
+ * Mutual TLS (1.3): each runner and client presents `cert` (with its `key`),
+ * and accepts a peer only with a certificate signed by `ca`. Use a CA of the
+ * cluster's own, never a public one: every certificate it signed is a
+ * member, whatever host name it carries. PEM text; `ca` may list several CAs
+ * (to rotate one).
+ *
+ * @since 0.1.0
+ * @category Credentials
+ */
+export interface Certificates {
+  readonly ca: string | ReadonlyArray<string>
+  readonly cert: string
+  readonly key: Redacted.Redacted<string>
 }
+
+/**
+ * What opens a connection to a runner: a {@link SharedSecret} or
+ * {@link Certificates}.
+ *
+ * @since 0.1.0
+ * @category Credentials
+ */
+export type Credential = SharedSecret | Certificates
 
 /**
  * @since 0.1.0
@@ -76,73 +148,120 @@ export interface Options {
 }
 
 /**
+ * How runners and clients reach each other: with the cluster's
+ * `credential`, or, only on a network whose every host and user is trusted
+ * with every session's tools, in plaintext with
+ * `insecure: "plaintext-on-a-trusted-network"` (then anyone who reaches a
+ * runner's port runs prompts as the runner's user).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface TransportOptions {
+  readonly credential?: Credential | undefined
+  readonly insecure?: "plaintext-on-a-trusted-network" | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RunnerOptions extends Options, TransportOptions {
+  /** The address the other runners and the clients reach this runner at. */
+  readonly host: string
+  readonly port: number
+  /**
+   * Where to listen. By default the runner's own address when that is a loopback one (`127.0.0.1`,
+   * `localhost`, `::1`); a runner reached on a network address must say where it listens (that address,
+   * `0.0.0.0`, or another one behind a container's port mapping).
+   */
+  readonly listen?: { readonly host: string; readonly port: number } | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface ClientOptions extends Options, TransportOptions {}
+
+/**
  * One process, one SQLite file for everything: the cluster's messages and
- * runner state, and the session transcripts. Nothing to run beside it.
+ * runner state, and the session transcripts. Nothing to run beside it, and
+ * no socket: no credential to give. Needs `@effect/sql-sqlite-node` (an
+ * optional peer, loaded when the layer is built; without it the layer fails
+ * with `ClusterConfigError` `MissingDependency`).
  *
  * @since 0.1.0
  * @category Layers
  */
-export const layerSingle = (
+export const layerSingle: (
   options: Options & { readonly filename: string }
-): Layer.Layer<
+) => Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore | SqlClient.SqlClient,
-  ConfigError | SqlError
-> =>
-  Layer.merge(
-    SingleRunner.layer({ shardingConfig: { ...shardingDefaults, ...options.shardingConfig } }),
-    SqlSessionStore.layer(options.sessionStore)
-  ).pipe(Layer.provideMerge(SqliteClient.layer({ filename: options.filename })))
+  ConfigError | SqlError | ClusterConfigError
+> = internal.layerSingle
 
 /**
  * A runner of a cluster over the database of the `SqlClient` in context
- * (PostgreSQL for several machines): it listens on `host:port` for the other
- * runners and the clients, holds its share of the shards, and checks the
- * others' health.
+ * (PostgreSQL): it listens for the other runners and the clients (TLS with
+ * the `credential`), holds its share of the shards, and checks the others'
+ * health (every runner checks every other).
+ *
+ * It refuses an envelope whose shard is not its entity id's own (a peer
+ * that lies to reach an entity on a runner that does not hold it).
  *
  * @since 0.1.0
  * @category Layers
  */
-export const layerRunner = (
-  options: Options & {
-    readonly host: string
-    readonly port: number
-    /** Where to listen, when it differs from the address the others reach (`host:port`). */
-    readonly listen?: { readonly host: string; readonly port: number } | undefined
-  }
-): Layer.Layer<
+export const layerRunner: (
+  options: RunnerOptions
+) => Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore,
-  SocketServerError | ConfigError | SqlError,
+  SocketServerError | ConfigError | SqlError | ClusterConfigError,
   SqlClient.SqlClient
-> =>
-  Layer.merge(
-    NodeClusterSocket.layer({
-      storage: "sql",
-      runnerHealth: "ping",
-      shardingConfig: {
-        ...shardingDefaults,
-        runnerAddress: Option.some(RunnerAddress.make(options.host, options.port)),
-        ...(options.listen !== undefined
-          ? { runnerListenAddress: Option.some(RunnerAddress.make(options.listen.host, options.listen.port)) }
-          : {}),
-        ...options.shardingConfig
-      }
-    }),
-    SqlSessionStore.layer(options.sessionStore)
-  )
+> = internal.layerRunner
+
+/**
+ * {@link layerRunner} with its options read from `Config`, e.g.
+ * `credential: Config.redacted("CLAUDE_CLUSTER_SECRET")`.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerRunnerConfig: (
+  options: Config.Config.Wrap<RunnerOptions>
+) => Layer.Layer<
+  Sharding.Sharding | SessionStore.SessionStore,
+  SocketServerError | ConfigError | SqlError | ClusterConfigError,
+  SqlClient.SqlClient
+> = internal.layerRunnerConfig
 
 /**
  * A client of a cluster over the database of the `SqlClient` in context: it
- * sends messages to the entities (persisted ones through the database) and
- * holds no shard.
+ * sends messages to the entities (persisted ones through the database,
+ * others over TLS with the `credential`) and holds no shard.
  *
  * @since 0.1.0
  * @category Layers
  */
-export const layerClient = (
-  options: Options = {}
-): Layer.Layer<Sharding.Sharding, ConfigError, SqlClient.SqlClient> =>
-  NodeClusterSocket.layer({
-    clientOnly: true,
-    storage: "sql",
-    shardingConfig: { ...shardingDefaults, runnerAddress: Option.none(), ...options.shardingConfig }
-  })
+export const layerClient: (
+  options: ClientOptions
+) => Layer.Layer<Sharding.Sharding, ConfigError | ClusterConfigError, SqlClient.SqlClient> = internal.layerClient
+
+/**
+ * {@link layerClient} with its options read from `Config`.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerClientConfig: (
+  options: Config.Config.Wrap<ClientOptions>
+) => Layer.Layer<Sharding.Sharding, ConfigError | ClusterConfigError, SqlClient.SqlClient> = internal.layerClientConfig
+
+/**
+ * The smallest shared secret accepted, in bytes.
+ *
+ * @since 0.1.0
+ * @category Credentials
+ */
+export const minSecretBytes: number = transport.minSecretBytes

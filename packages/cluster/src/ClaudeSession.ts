@@ -27,13 +27,21 @@
  * The runner's hook layers, permission gate and session store are the ones
  * in the context of {@link layer}: a policy is deployed once per runner.
  *
+ * Entity ids come from outside: one that could act as a path (empty, over
+ * 255 bytes, with `/` or `\`, `.` or `..`, control characters) is refused
+ * with {@link EntityIdError} before any options function or session sees
+ * it, and so is a message that names another shard than its id's. Derive a
+ * directory from an id with {@link directoryOf}.
+ *
  * @since 0.1.0
  */
 import type { ClaudeCode, ClaudeOptions, SessionStore } from "@claude-effect/sdk"
 import type { Sharding } from "@effect/cluster/Sharding"
 import type * as Duration from "effect/Duration"
+import type * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
 import * as internal from "./internal/claudeSession.js"
+import * as entityId from "./internal/entityId.js"
 
 /**
  * Sends a prompt; answers the turn's messages, up to its `result`. A
@@ -104,7 +112,10 @@ export const client = ClaudeSession.client
  * @category Models
  */
 export interface Options {
-  /** The session options of an entity (its working directory, model, tools, ...); the same for all by default. */
+  /**
+   * The session options of an entity (its working directory, model, tools, ...); the same for all by default.
+   * A function gets checked ids only; make a directory of one with {@link directoryOf}.
+   */
   readonly options?: ClaudeOptions.OptionsInput | ((entityId: string) => ClaudeOptions.OptionsInput) | undefined
   /** How long a session stays open without messages (default 5 minutes). */
   readonly maxIdleTime?: Duration.DurationInput | undefined
@@ -130,3 +141,48 @@ export const layer: (
  * @category Keys
  */
 export const sessionIdOf: (entityId: string) => string = internal.sessionIdOf
+
+/**
+ * An entity id the entity refuses, returned to the client by every message:
+ * `Empty`, `TooLong` (over 255 bytes in UTF-8), `PathSeparator` (`/` or
+ * `\`), `DotSegment` (`.` or `..`), `ControlCharacter`, or `WrongShard`
+ * (the message named another shard than the id's own: a misconfigured
+ * `shardsPerGroup`, or a peer that lies).
+ *
+ * @since 0.1.0
+ * @category Errors
+ */
+export const EntityIdError = entityId.EntityIdError
+
+/**
+ * @since 0.1.0
+ * @category Errors
+ */
+export type EntityIdError = entityId.EntityIdError
+
+/**
+ * A directory for an entity under `root`: a readable part of its id (letters,
+ * digits, `_` and `-`, the rest made `_`) and a digest of the whole id, so
+ * that no id names a path outside `root`, and ids that differ only in case
+ * or in characters a file name cannot hold get directories of their own.
+ *
+ * ```ts
+ * ClaudeSession.layer({
+ *   options: (userId) => ({ cwd: ClaudeSession.directoryOf("/srv/workspaces", userId) })
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category Keys
+ */
+export const directoryOf: (root: string, entityId: string) => string = entityId.directoryOf
+
+/**
+ * The check the entity makes of its id (all but `WrongShard`), for a client
+ * that would rather refuse a bad id at its own edge: the id, or why it is
+ * refused.
+ *
+ * @since 0.1.0
+ * @category Keys
+ */
+export const validateEntityId: (entityId: string) => Either.Either<string, EntityIdError> = entityId.validate

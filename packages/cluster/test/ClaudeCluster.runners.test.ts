@@ -8,161 +8,25 @@ import { ClaudeSession } from "@claude-effect/cluster"
 import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { PgClient } from "@effect/sql-pg"
-import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
-import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
-import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
-import * as Net from "node:net"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import {
+  awaitShardsSpread,
+  clusterSecret,
+  type Fixture,
+  freePort,
+  parentOf,
+  sessionIdsOf,
+  spawn
+} from "./utils/processes.js"
 import { model, promptText, readLines } from "./utils/scenario.js"
 
 const SESSIONS = Number(process.env.CLUSTER_SESSIONS ?? 30)
-const fixtures = Path.join(import.meta.dirname, "fixtures")
-const packageDir = Path.resolve(import.meta.dirname, "..")
-
-/** What the fixture processes print, one JSON line each (fixtures/runner.ts, fixtures/client.ts). */
-const FixtureEvent = Schema.Union(
-  Schema.Struct({ event: Schema.Literal("ready"), name: Schema.String, pid: Schema.Number }),
-  Schema.Struct({
-    event: Schema.Literal("done"),
-    entityId: Schema.String,
-    n: Schema.Number,
-    result: Schema.optional(Schema.String),
-    sessionId: Schema.optional(Schema.String)
-  }),
-  Schema.Struct({ event: Schema.Literal("failed"), entityId: Schema.String, n: Schema.Number, cause: Schema.String }),
-  Schema.Struct({ event: Schema.Literal("finished") })
-)
-type FixtureEvent = typeof FixtureEvent.Type
-const decodeEvent = Schema.decodeUnknownOption(Schema.parseJson(FixtureEvent))
-
-interface Fixture {
-  readonly name: string
-  readonly child: ChildProcess.ChildProcess
-  readonly events: Array<FixtureEvent>
-  readonly stderr: () => string
-  readonly on: (predicate: (event: FixtureEvent) => boolean) => Effect.Effect<FixtureEvent>
-  readonly exited: Effect.Effect<void>
-}
-
-/** A fixture program in a child process (tsx), its stdout read as JSON lines; killed when the scope closes. */
-const spawn = (name: string, file: string, env: Record<string, string>) =>
-  Effect.acquireRelease(
-    Effect.sync((): Fixture => {
-      const child = ChildProcess.spawn(process.execPath, ["--import", "tsx", Path.join(fixtures, file)], {
-        cwd: packageDir,
-        env: { ...process.env, ...env },
-        stdio: ["ignore", "pipe", "pipe"]
-      })
-      const events: Array<FixtureEvent> = []
-      const waiters: Array<{ predicate: (e: FixtureEvent) => boolean; resume: (e: FixtureEvent) => void }> = []
-      let buffer = ""
-      let stderr = ""
-      child.stdout!.setEncoding("utf8").on("data", (chunk: string) => {
-        buffer += chunk
-        let newline = buffer.indexOf("\n")
-        while (newline !== -1) {
-          const line = buffer.slice(0, newline)
-          buffer = buffer.slice(newline + 1)
-          newline = buffer.indexOf("\n")
-          const decoded = decodeEvent(line)
-          if (Option.isNone(decoded)) {
-            // a log line
-            stderr = (stderr + line + "\n").slice(-200_000)
-            continue
-          }
-          const event = decoded.value
-          events.push(event)
-          for (const waiter of [...waiters]) {
-            if (waiter.predicate(event)) {
-              waiters.splice(waiters.indexOf(waiter), 1)
-              waiter.resume(event)
-            }
-          }
-        }
-      })
-      child.stderr!.setEncoding("utf8").on("data", (chunk: string) => void (stderr = (stderr + chunk).slice(-200_000)))
-      const exit = new Promise<void>((resolve) => child.once("exit", () => resolve()))
-      return {
-        name,
-        child,
-        events,
-        stderr: () => stderr,
-        on: (predicate) =>
-          Effect.async<FixtureEvent>((resume) => {
-            const found = events.find(predicate)
-            if (found !== undefined) return resume(Effect.succeed(found))
-            waiters.push({ predicate, resume: (event) => resume(Effect.succeed(event)) })
-          }),
-        exited: Effect.promise(() => exit)
-      }
-    }),
-    // Bounded: four of these in turn stay inside the hook timeout of a test that was cut short.
-    (fixture) =>
-      Effect.gen(function*() {
-        if (fixture.child.exitCode !== null || fixture.child.signalCode !== null) return
-        fixture.child.kill("SIGTERM")
-        yield* fixture.exited.pipe(
-          Effect.timeout("10 seconds"),
-          Effect.catchAll(() => Effect.sync(() => fixture.child.kill("SIGKILL")))
-        )
-      })
-  )
-
-/** The parent of a process; undefined when it is gone. */
-const parentOf = (pid: number): number | undefined => {
-  try {
-    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-  } catch {
-    return undefined
-  }
-}
-
-/** The session ids of CLI processes, from their `--session-id=` or `--resume=` argument. */
-const sessionIdsOf = (pids: ReadonlyArray<number>): Array<string> =>
-  pids.flatMap((pid) => {
-    try {
-      const args = Fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
-      const arg = args.find((a) => a.startsWith("--session-id=") || a.startsWith("--resume="))
-      return arg === undefined ? [] : [arg.slice(arg.indexOf("=") + 1)]
-    } catch {
-      return [] // gone
-    }
-  })
-
-/**
- * Waits (boundedly) until the shards are spread over `count` runners: as many database sessions (one lock
- * connection per runner) each hold at least a fifth of the shard locks, PostgreSQL advisory locks.
- */
-const awaitShardsSpread = (url: string, count: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    for (let waited = 0; waited < 90_000; waited += 250) {
-      const rows = yield* sql<{ readonly held: number }>`
-        SELECT count(*)::int AS held FROM pg_locks WHERE locktype = 'advisory' AND granted GROUP BY pid`
-      const total = rows.reduce((sum, row) => sum + row.held, 0)
-      if (rows.length >= count && rows.every((row) => row.held >= total / 5)) return
-      yield* Effect.sleep("250 millis")
-    }
-    return yield* Effect.die(new Error(`the shards were not spread over ${count} runners within 90 s`))
-  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.orDie)
-
-const freePort = Effect.async<number>((resume) => {
-  const server = Net.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const address = server.address() as Net.AddressInfo
-    server.close(() => resume(Effect.succeed(address.port)))
-  })
-})
 
 /** What happened when, and the fixtures' output: the message of a test that fails or does not finish. */
 const makeTrace = (sessions: number) => {
@@ -211,6 +75,7 @@ const startRunners = (trace: Trace, names: ReadonlyArray<string>, env: Record<st
       const home = Path.join(root, name)
       Fs.mkdirSync(Path.join(home, ".claude"), { recursive: true })
       const runner = yield* spawn(name, "runner.ts", {
+        CLAUDE_CLUSTER_SECRET: clusterSecret,
         ...env,
         RUNNER_NAME: name,
         RUNNER_PORT: String(yield* freePort),
@@ -230,13 +95,18 @@ const startRunners = (trace: Trace, names: ReadonlyArray<string>, env: Record<st
     yield* trace.mark("shards spread")
     const client = (sessions: number) =>
       Effect.tap(
-        spawn("client", "client.ts", { DATABASE_URL: database.url, SESSIONS: String(sessions) }),
+        spawn("client", "client.ts", {
+          DATABASE_URL: database.url,
+          SESSIONS: String(sessions),
+          CLAUDE_CLUSTER_SECRET: clusterSecret
+        }),
         (client) => Effect.sync(() => trace.clients.push(client))
       )
     return { runners: trace.runners, sessionsRoot, client }
   })
 
-const hooksOf = (sessionsRoot: string, entityId: string) => readLines(Path.join(sessionsRoot, entityId, "hooks.log"))
+const hooksOf = (sessionsRoot: string, entityId: string) =>
+  readLines(Path.join(ClaudeSession.directoryOf(sessionsRoot, entityId), "hooks.log"))
 
 /** Every prompt of every session completed with its own result, on the session's own id. */
 const assertAllDone = (client: Fixture, sessions: number) => {
@@ -254,8 +124,15 @@ const assertAllDone = (client: Fixture, sessions: number) => {
 }
 
 // Inside the test's own timeout (with room for the teardown), so that a hang says where it was.
-const within = (trace: Trace, seconds: number) =>
-  Effect.timeoutFail({ duration: `${seconds} seconds`, onTimeout: () => trace.report(`not done within ${seconds} s`) })
+// A failed assertion reports too (the timeline, and with CLUSTER_DEBUG_DIR the fixtures' logs).
+const within = (trace: Trace, seconds: number) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.timeoutFail({
+      duration: `${seconds} seconds`,
+      onTimeout: () => trace.report(`not done within ${seconds} s`)
+    }),
+    Effect.catchAllDefect((defect) => Effect.die(trace.report(String(defect))))
+  )
 
 const live = <A, E>(
   model: ScriptedModel.Step,
@@ -314,7 +191,7 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
           for (const entityId of entities) {
             // Both commands ran (a turn cut by the kill may have run again: at least once each), each under a
             // runner's hook, whose rewrite left the runner's name.
-            const turns = readLines(Path.join(sessionsRoot, entityId, "turns.log"))
+            const turns = readLines(Path.join(ClaudeSession.directoryOf(sessionsRoot, entityId), "turns.log"))
             assert.include(turns, `${entityId}-p1`)
             assert.include(turns, `${entityId}-p2`)
             assert.isAtLeast(hooksOf(sessionsRoot, entityId).length, 2)

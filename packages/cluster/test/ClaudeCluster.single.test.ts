@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -27,13 +28,19 @@ const singleRunner = (options: {
   readonly policy?: ReturnType<typeof policy>
   readonly shardingConfig?: ClaudeCluster.Options["shardingConfig"]
   readonly controlTimeout?: number
+  /** Every entity id the options function was called with. */
+  readonly optionsCalls?: Array<string>
 } = {}) =>
   Effect.gen(function*() {
     const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-single-")))
     yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
     const cliEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
+    const optionsOf = sessionOptions(Path.join(root, "sessions"))
     const runner = ClaudeSession.layer({
-      options: sessionOptions(Path.join(root, "sessions")),
+      options: (entityId) => {
+        options.optionsCalls?.push(entityId)
+        return optionsOf(entityId)
+      },
       maxIdleTime: options.maxIdleTime
     }).pipe(
       Layer.provide(options.policy ?? policy("single")),
@@ -87,7 +94,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           assert.strictEqual(resultOf(second!).result, `done ${entityId}-p2`)
           // one CLI session per entity: its id, derived from the entity id
           assert.strictEqual(resultOf(second!).session_id, ClaudeSession.sessionIdOf(entityId))
-          const dir = Path.join(root, "sessions", entityId)
+          const dir = ClaudeSession.directoryOf(Path.join(root, "sessions"), entityId)
           assert.deepStrictEqual(readLines(Path.join(dir, "turns.log")), [`${entityId}-p1`, `${entityId}-p2`])
           assert.deepStrictEqual(readLines(Path.join(dir, "hooks.log")), ["single", "single"])
         }
@@ -168,7 +175,11 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
         assert.isBelow(Date.now() - stopping, 30_000, "the runner stopped within the drain timeout")
         assert.strictEqual(clis.length, 1)
         assert.deepStrictEqual(clis.filter(isAlive), [], "the session's CLI is gone")
-        assert.deepStrictEqual(readLines(Path.join(root, "sessions", "hung-user", "turns.log")), [], "nothing ran")
+        assert.deepStrictEqual(
+          readLines(Path.join(ClaudeSession.directoryOf(Path.join(root, "sessions"), "hung-user"), "turns.log")),
+          [],
+          "nothing ran"
+        )
       })),
     120_000
   )
@@ -180,7 +191,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
         const { cliEnv, root, runner } = yield* singleRunner()
         const entityId = "cut-user"
         const sessionId = ClaudeSession.sessionIdOf(entityId)
-        const cwd = Path.join(root, "sessions", entityId)
+        const cwd = ClaudeSession.directoryOf(Path.join(root, "sessions"), entityId)
         Fs.mkdirSync(cwd, { recursive: true })
         const projectKey = SessionStore.projectKey(cwd, cliEnv)
         // What a CLI records of a turn before its prompt: its queue records, in the store and on this runner.
@@ -205,6 +216,59 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
         }).pipe(Effect.provide(runner), Effect.scoped)
         assert.strictEqual(result.result, `done ${entityId}-p1`)
         assert.strictEqual(result.session_id, sessionId)
+      })),
+    120_000
+  )
+
+  it.live(
+    "entity ids that would act as paths are refused with EntityIdError before any options function or session: nothing is made outside the sessions directory",
+    () =>
+      live(Effect.gen(function*() {
+        const optionsCalls: Array<string> = []
+        const { root, runner } = yield* singleRunner({ optionsCalls })
+        const sessions = Path.join(root, "sessions")
+        const escape = `claude-cluster-escape-${process.pid}-${Date.now()}`
+        const refused: ReadonlyArray<readonly [string, ClaudeSession.EntityIdError["reason"]]> = [
+          [`../${escape}`, "PathSeparator"],
+          [`../../${escape}`, "PathSeparator"],
+          [`..\\${escape}`, "PathSeparator"],
+          ["..", "DotSegment"],
+          [".", "DotSegment"],
+          [`nul\u0000${escape}`, "ControlCharacter"],
+          [`line\n${escape}`, "ControlCharacter"],
+          ["x".repeat(256), "TooLong"]
+        ]
+        const { accepted, errors } = yield* Effect.gen(function*() {
+          const client = yield* ClaudeSession.client
+          const errors = yield* Effect.forEach(refused, ([entityId]) =>
+            Effect.flip(client(entityId).Prompt({ promptId: "p-1", prompt: `turn ${escape}` })))
+          const streamed = yield* Effect.flip(Stream.runDrain(client(`../${escape}`).PromptStream({ prompt: "x" })))
+          const accepted = yield* client("ok-user").Prompt({ promptId: "p-1", prompt: promptText("ok-user", 1) })
+          return { accepted, errors: [...errors, streamed] }
+        }).pipe(Effect.provide(runner), Effect.scoped)
+
+        // Each refusal is typed, with its reason, and reaches the client.
+        for (const [i, [entityId, reason]] of refused.entries()) {
+          const error = errors[i]!
+          assert.strictEqual(error._tag, "EntityIdError", `${JSON.stringify(entityId)}: ${String(error)}`)
+          assert.strictEqual((error as ClaudeSession.EntityIdError).reason, reason)
+        }
+        assert.strictEqual(errors.at(-1)!._tag, "EntityIdError", "PromptStream is refused too")
+        // No options function saw them, no session ran, nothing was made where they point.
+        assert.deepStrictEqual(optionsCalls, ["ok-user"])
+        assert.strictEqual(resultOf(accepted).result, "done ok-user-p1")
+        const asked = (yield* ScriptedModel.turnRequests).filter((request) =>
+          request.includes(escape)
+        )
+        assert.deepStrictEqual(asked, [], "the model was asked nothing for them")
+        for (const [entityId] of refused.filter(([entityId]) => entityId.includes(escape))) {
+          assert.isFalse(Fs.existsSync(Path.join(sessions, entityId)), `${JSON.stringify(entityId)} made nothing`)
+        }
+        assert.isFalse(Fs.existsSync(Path.join(root, escape)))
+        assert.isFalse(Fs.existsSync(Path.join(Path.dirname(root), escape)))
+        assert.deepStrictEqual(Fs.readdirSync(sessions), [
+          Path.basename(ClaudeSession.directoryOf(sessions, "ok-user"))
+        ])
       })),
     120_000
   )

@@ -16,11 +16,13 @@ import {
 } from "@claude-effect/sdk"
 import * as ClusterSchema from "@effect/cluster/ClusterSchema"
 import * as Entity from "@effect/cluster/Entity"
+import * as Sharding from "@effect/cluster/Sharding"
 import * as Rpc from "@effect/rpc/Rpc"
 import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Equal from "effect/Equal"
 import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
@@ -32,6 +34,10 @@ import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import type * as ClaudeSessionModule from "../ClaudeSession.js"
+import * as EntityId from "./entityId.js"
+
+// What every message may fail with: the session's errors, and a refused entity id.
+const SessionError = Schema.Union(ClaudeError.ClaudeError, EntityId.EntityIdError)
 
 /** @internal */
 export const Prompt = Rpc.make("Prompt", {
@@ -40,7 +46,7 @@ export const Prompt = Rpc.make("Prompt", {
     prompt: Schema.String
   },
   success: Schema.Array(Protocol.Message),
-  error: ClaudeError.ClaudeError,
+  error: SessionError,
   primaryKey: ({ promptId }) => promptId
 }).annotate(ClusterSchema.Persisted, true)
 
@@ -48,27 +54,27 @@ export const Prompt = Rpc.make("Prompt", {
 export const PromptStream = Rpc.make("PromptStream", {
   payload: { prompt: Schema.String },
   success: Protocol.Message,
-  error: ClaudeError.ClaudeError,
+  error: SessionError,
   stream: true
 })
 
 /** @internal */
-export const Interrupt = Rpc.make("Interrupt", { error: ClaudeError.ClaudeError })
+export const Interrupt = Rpc.make("Interrupt", { error: SessionError })
 
 /** @internal */
 export const SetPermissionMode = Rpc.make("SetPermissionMode", {
   payload: { mode: ClaudeOptions.PermissionMode },
-  error: ClaudeError.ClaudeError
+  error: SessionError
 })
 
 /** @internal */
 export const SetModel = Rpc.make("SetModel", {
   payload: { model: Schema.optional(Schema.String) },
-  error: ClaudeError.ClaudeError
+  error: SessionError
 })
 
 /** @internal */
-export const Close = Rpc.make("Close")
+export const Close = Rpc.make("Close", { error: EntityId.EntityIdError })
 
 /** @internal */
 export const ClaudeSession = Entity.make("ClaudeSession", [
@@ -129,6 +135,7 @@ export const layer = (
   Layer.unwrapScoped(Effect.gen(function*() {
     // The runner's policy, captured once: its hook layers (a registry of the hooks in scope here), its
     // permission gate, its ClaudeCode and session store. Every entity's session runs under them.
+    const sharding = yield* Sharding.Sharding
     const hooks = yield* HookRegistry.make()
     const gate = yield* Effect.serviceOption(PermissionGate.PermissionGate)
     const claude = yield* ClaudeCode.ClaudeCode
@@ -147,6 +154,24 @@ export const layer = (
       Effect.gen(function*() {
         const address = yield* Entity.CurrentAddress
         const entityId = address.entityId
+        // An id from outside: checked before any options function or session sees it. And its shard must be
+        // its own, whatever the message said (one delivered with another shard would run a second session).
+        const own = sharding.getShardId(entityId, ClaudeSession.getShardGroup(entityId))
+        const refusal = EntityId.check(entityId) ??
+          (Equal.equals(own, address.shardId)
+            ? undefined
+            : EntityId.wrongShard(entityId, address.shardId.toString(), own.toString()))
+        if (refusal !== undefined) {
+          yield* Effect.logWarning(refusal.message)
+          return ClaudeSession.of({
+            Prompt: () => Effect.fail(refusal),
+            PromptStream: () => Stream.fail(refusal),
+            Interrupt: () => Effect.fail(refusal),
+            SetPermissionMode: () => Effect.fail(refusal),
+            SetModel: () => Effect.fail(refusal),
+            Close: () => Effect.fail(refusal)
+          })
+        }
         // The entity's sessions live in a scope made now, before the entity's RPC server: when the entity
         // stops (its shard moved, its runner shuts down) the server's finalizers run first, so a turn in
         // flight is given the termination timeout and then interrupted, which the cluster retries on the

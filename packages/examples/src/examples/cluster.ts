@@ -1,9 +1,10 @@
 /**
  * Claude sessions across runners, offline: a throwaway PostgreSQL, the
  * scripted model, two runners (each its own HOME, as two machines would be)
- * and a client, all on 127.0.0.1. Four sessions take two prompts each; every
- * prompt runs a Bash command under its runner's PreToolUse hook, and the
- * second turn of each session remembers the first.
+ * and a client, all on 127.0.0.1, connected over TLS with a shared secret.
+ * Four sessions take two prompts each; every prompt runs a Bash command
+ * under its runner's PreToolUse hook, and the second turn of each session
+ * remembers the first.
  *
  *   npx tsx src/examples/cluster.ts
  */
@@ -17,6 +18,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
+import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
 import * as Os from "node:os"
@@ -53,11 +55,14 @@ export const program = Effect.gen(function*() {
   const postgres = yield* PostgresServer.make()
   const database = PgClient.layer({ url: Redacted.make(postgres.url) })
   const cliEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
+  const workspace = (user: string) => ClaudeSession.directoryOf(Path.join(root, "sessions"), user)
   const options = (entityId: string) => {
-    const cwd = Path.join(root, "sessions", entityId)
+    const cwd = workspace(entityId)
     Fs.mkdirSync(cwd, { recursive: true })
     return { cwd, allowedTools: ["Bash"] }
   }
+  // The cluster's secret: runners and clients connect over TLS with it (32 random bytes, as `openssl rand` makes).
+  const credential = Redacted.make(Crypto.randomBytes(32).toString("base64"))
 
   // Two runners: each its own machine (HOME, CLAUDE_CONFIG_DIR), its own port, one database.
   for (const name of ["runner-1", "runner-2"]) {
@@ -66,7 +71,7 @@ export const program = Effect.gen(function*() {
     yield* Layer.build(
       ClaudeSession.layer({ options }).pipe(
         Layer.provide(policy(name)),
-        Layer.provideMerge(ClaudeCluster.layerRunner({ host: "127.0.0.1", port: yield* freePort })),
+        Layer.provideMerge(ClaudeCluster.layerRunner({ host: "127.0.0.1", port: yield* freePort, credential })),
         Layer.provide(
           ClaudeCode.layer({ env: { ...cliEnv, HOME: home, CLAUDE_CONFIG_DIR: Path.join(home, ".claude") } })
         ),
@@ -90,9 +95,7 @@ export const program = Effect.gen(function*() {
             sessions(user).Prompt({ promptId: `${user}-${n}`, prompt: `turn ${user}-${n}` }).pipe(
               Effect.flatMap((messages) => {
                 const result = messages.at(-1)
-                const ranOn = Fs.readFileSync(Path.join(root, "sessions", user, "runners.log"), "utf8").trim().split(
-                  "\n"
-                )
+                const ranOn = Fs.readFileSync(Path.join(workspace(user), "runners.log"), "utf8").trim().split("\n")
                 return Console.log(
                   `${user} #${n}: ${result?.type === "result" ? result.result : "?"} (on ${ranOn.at(-1)})`
                 )
@@ -103,7 +106,7 @@ export const program = Effect.gen(function*() {
     )
     const last = yield* ScriptedModel.lastTurnRequest
     yield* Console.log(`the last request carried ${last.messages.length} messages: the first turn came along`)
-  }).pipe(Effect.provide(ClaudeCluster.layerClient().pipe(Layer.provide(database))))
+  }).pipe(Effect.provide(ClaudeCluster.layerClient({ credential }).pipe(Layer.provide(database))))
 }).pipe(
   Effect.scoped,
   Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model]), NodeContext.layer))

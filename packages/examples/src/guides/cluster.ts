@@ -8,6 +8,7 @@ import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult } f
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { PgClient } from "@effect/sql-pg"
 import { Config, Console, Effect, Layer, Stream } from "effect"
+import * as Fs from "node:fs"
 // #endregion
 
 // #region policy
@@ -25,9 +26,18 @@ const policy = Layer.mergeAll(
 )
 // #endregion
 
+// #region workspace
+// A working directory per user, under one root: ClaudeSession.directoryOf never leaves it, whatever the id.
+const workspace = (userId: string) => {
+  const cwd = ClaudeSession.directoryOf("/srv/workspaces", userId)
+  Fs.mkdirSync(cwd, { recursive: true, mode: 0o700 })
+  return { cwd }
+}
+// #endregion
+
 // #region single
-// One machine: everything in one SQLite file, nothing to run beside the process.
-const single = ClaudeSession.layer({ options: (userId) => ({ cwd: `/srv/workspaces/${userId}` }) }).pipe(
+// One machine: everything in one SQLite file, nothing to run beside the process, no socket.
+const single = ClaudeSession.layer({ options: workspace }).pipe(
   Layer.provide(policy),
   Layer.provideMerge(ClaudeCluster.layerSingle({ filename: "/var/lib/agents/cluster.db" })),
   Layer.provide(ClaudeCode.layer({ allowedTools: ["Bash", "Read", "Edit"] })),
@@ -54,10 +64,19 @@ const ask = Effect.gen(function*() {
 // #region runner
 // Several machines: each runner listens on its address and shares one PostgreSQL database.
 const database = PgClient.layerConfig({ url: Config.redacted("DATABASE_URL") })
+// The cluster's secret, the same in every runner and client: 32+ random bytes (`openssl rand -base64 32`).
+const credential = Config.redacted("CLAUDE_CLUSTER_SECRET")
 
-const runner = ClaudeSession.layer({ maxIdleTime: "10 minutes" }).pipe(
+const runner = ClaudeSession.layer({ options: workspace, maxIdleTime: "10 minutes" }).pipe(
   Layer.provide(policy),
-  Layer.provideMerge(ClaudeCluster.layerRunner({ host: "10.0.0.5", port: 34431 })),
+  Layer.provideMerge(ClaudeCluster.layerRunnerConfig({
+    // The address the others reach this runner at (e.g. 10.0.0.5:34431) ...
+    host: Config.string("RUNNER_HOST"),
+    port: Config.integer("RUNNER_PORT"),
+    // ... and where it listens: on a network address only when told so.
+    listen: Config.all({ host: Config.string("RUNNER_HOST"), port: Config.integer("RUNNER_PORT") }),
+    credential
+  })),
   Layer.provide(ClaudeCode.layer()),
   Layer.provide(database),
   Layer.provide(NodeContext.layer)
@@ -66,9 +85,39 @@ const runner = ClaudeSession.layer({ maxIdleTime: "10 minutes" }).pipe(
 // #endregion
 
 // #region client
-// A client: sends to the sessions wherever they are; holds none.
-const client = ClaudeCluster.layerClient().pipe(Layer.provide(database))
+// A client: sends to the sessions wherever they are; holds none. It connects to runners with the secret too.
+const client = ClaudeCluster.layerClientConfig({ credential }).pipe(Layer.provide(database))
 const fromAnApi = ask.pipe(Effect.provide(client))
 // #endregion
 
-export { fromAnApi, runner, single }
+// #region certificates
+// Mutual TLS instead: each process's certificate and key (PEM), signed by a CA of the cluster's own.
+const certificates = Config.all({
+  ca: Config.string("CLUSTER_CA_PEM"),
+  cert: Config.string("CLUSTER_CERT_PEM"),
+  key: Config.redacted("CLUSTER_KEY_PEM")
+})
+const clientWithCertificates = ClaudeCluster.layerClientConfig({ credential: certificates })
+// #endregion
+
+// #region rotation
+// Rotating the secret, in three rollouts: `secret` connects, `alsoAccepted` is accepted too.
+// 1. { secret: old, alsoAccepted: [next] }   2. { secret: next, alsoAccepted: [old] }   3. next alone
+const rotating = Config.all({
+  secret: Config.redacted("CLAUDE_CLUSTER_SECRET"),
+  alsoAccepted: Config.map(Config.redacted("CLAUDE_CLUSTER_SECRET_OTHER"), (other) => [other])
+})
+const clientWhileRotating = ClaudeCluster.layerClientConfig({ credential: rotating })
+// #endregion
+
+// #region insecure
+// Plain TCP, no credential: only where every host and user that can reach the runners' ports may run any
+// tool as the runners' user (see Security). Written out in full, so that no one gets it by accident.
+const plaintextRunner = ClaudeCluster.layerRunner({
+  host: "127.0.0.1",
+  port: 34431,
+  insecure: "plaintext-on-a-trusted-network"
+})
+// #endregion
+
+export { clientWhileRotating, clientWithCertificates, fromAnApi, plaintextRunner, runner, single }
