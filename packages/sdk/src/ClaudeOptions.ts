@@ -148,11 +148,16 @@ export const SettingSource = Schema.Literal("user", "project", "local")
 export type SettingSource = typeof SettingSource.Type
 
 /**
- * How `mcpServers` (external ones) and `plugins` reach the CLI: on its command
- * line (`"argv"`, the default) or in the `initialize` request, with the CLI
- * started under `--await-initialize` (`"initialize"`: keeps MCP `env` and
- * `headers` off the command line, where other users of the machine can read
- * them).
+ * How an option that may be long or secret reaches the CLI: in the
+ * `initialize` request over stdin, with the CLI started under
+ * `--await-initialize` (`"initialize"`), or on its command line (`"argv"`),
+ * which **every user of the host can read** (`ps`, `/proc/<pid>/cmdline`).
+ *
+ * External `mcpServers` (their `env` and `headers`), inline `settings` (an
+ * `env` block, `apiKeyHelper`) and `managedSettings` default to
+ * `"initialize"`; `plugins` (directory paths) to `"argv"`, as in the official
+ * SDK. `"argv"` is for an older CLI (started through `executable`) that does
+ * not read them from `initialize` (for MCP servers, one before 2.1.261).
  *
  * @since 0.1.0
  * @category Schemas
@@ -903,21 +908,36 @@ export const Options = Schema.Struct({
   // --- settings, MCP, plugins -------------------------------------------------
   /** Filesystem settings to load; `[]` loads none. Flag `--setting-sources`. */
   settingSources: opt(Schema.Array(SettingSource)),
-  /** Settings for the "flag settings" layer: path, JSON string or object. Flag `--settings`. */
-  settings: opt(SettingsOption),
-  /** Policy-tier settings from the parent process. Flag `--managed-settings`. */
-  managedSettings: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
   /**
-   * The sandbox of Bash commands. Flag `--settings`: merged into the `sandbox` block of `settings` (an object or
-   * a JSON string; a settings file path cannot be combined with it), as the official SDK does.
+   * Settings for the "flag settings" layer: path, JSON string or object. An object or JSON string: initialize
+   * field `settings` (with `--initialize-fields=settings`), or flag `--settings` (see `settingsDelivery`); a path:
+   * flag `--settings`.
+   */
+  settings: opt(SettingsOption),
+  /** How inline `settings` (and `sandbox`) reach the CLI (default `"initialize"`: off the command line). */
+  settingsDelivery: opt(Delivery),
+  /**
+   * Policy-tier settings from the parent process. Initialize field `managedSettings` (with
+   * `--managed-settings-in-initialize`), or flag `--managed-settings` (see `managedSettingsDelivery`).
+   */
+  managedSettings: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  /** How `managedSettings` reach the CLI (default `"initialize"`: off the command line). */
+  managedSettingsDelivery: opt(Delivery),
+  /**
+   * The sandbox of Bash commands. Merged into the `sandbox` block of `settings` (an object or a JSON string; a
+   * settings file path cannot be combined with it), as the official SDK does, and sent with them.
    */
   sandbox: opt(SandboxSettings),
   /**
-   * MCP servers by name. External ones: flag `--mcp-config` (or initialize field `mcpServers`, see `mcpServersDelivery`).
-   * In-process ones (`McpServer.make`): initialize field `sdkMcpServers`, served over `mcp_message`.
+   * MCP servers by name. External ones: initialize field `mcpServers` (or flag `--mcp-config`, see
+   * `mcpServersDelivery`). In-process ones (`McpServer.make`): initialize field `sdkMcpServers`, served over
+   * `mcp_message`.
    */
   mcpServers: opt(Schema.Record({ key: Schema.String, value: McpServerConfig })),
-  /** How external `mcpServers` reach the CLI (default `"argv"`). */
+  /**
+   * How external `mcpServers` reach the CLI: `"initialize"` (the default) keeps their `env` and `headers` off
+   * the command line; `"argv"` puts them in `--mcp-config`, where every user of the host can read them.
+   */
   mcpServersDelivery: opt(Delivery),
   /** Only use the MCP servers given here. Flag `--strict-mcp-config`. */
   strictMcpConfig: opt(Flag),
@@ -974,12 +994,19 @@ export const Options = Schema.Struct({
    * every frame the CLI writes, in the background, for near-real-time copies.
    */
   sessionStoreFlush: opt(Schema.Literal("batched", "eager")),
+  /**
+   * With a `SessionStore` in the context: `"secrets"` (the default) stores each transcript entry with every
+   * secret the session knows replaced by `<redacted>` (the rule of its logs and errors: see `secrets`);
+   * `"none"` stores the entries as the CLI wrote them.
+   */
+  sessionStoreRedaction: opt(Schema.Literal("secrets", "none")),
   /** The longest stdout line accepted, in characters (UTF-16 code units): a guard against runaway output (default 256 Mi). */
   maxLineChars: opt(PositiveInt),
   /**
    * More values that must never appear in anything the SDK writes: error messages and fields, causes,
-   * logs and spans (the values of secret-looking `env` variables and MCP `headers` are hidden without
-   * being listed here). Values shorter than 6 characters are ignored. Runtime; merged with the defaults'.
+   * logs and spans, transcripts in a `SessionStore` (the values of secret-looking `env` variables and MCP
+   * `headers` are hidden without being listed here). Values shorter than 6 characters are ignored. Runtime;
+   * merged with the defaults'.
    */
   secrets: opt(Schema.Array(Text))
 }).annotations({ identifier: "ClaudeOptions" })
@@ -1016,11 +1043,14 @@ export type Route = "flag" | "initialize" | "env" | "runtime"
 
 /**
  * The route(s) of each option. Every option takes exactly one route, with
- * documented exceptions: `mcpServers` and `plugins` take one of two depending
- * on `mcpServersDelivery` / `pluginDelivery` (which therefore touch both: they
- * move the servers or plugins, adding `--await-initialize`), and `skills`
- * takes both (allow rules on `--allowedTools` and the `skills` filter in
- * `initialize`), as in the official SDK. No value is ever sent twice.
+ * documented exceptions: `mcpServers`, `plugins`, `settings` (and `sandbox`,
+ * sent with them) and `managedSettings` go in `initialize` with a flag that
+ * tells the CLI to read them there (`--await-initialize`, and
+ * `--initialize-fields=settings` / `--managed-settings-in-initialize`), or on
+ * the command line, as their delivery option says (which therefore touches
+ * both); and `skills` takes both (allow rules on `--allowedTools` and the
+ * `skills` filter in `initialize`), as in the official SDK. No value is ever
+ * sent twice.
  *
  * @since 0.1.0
  * @category Constants
@@ -1079,6 +1109,8 @@ export interface RuntimeSettings {
   readonly loadTimeout: Duration.Duration
   /** How a `SessionStore` mirror flushes. */
   readonly sessionStoreFlush: "batched" | "eager"
+  /** What a `SessionStore` mirror hides in the entries it appends. */
+  readonly sessionStoreRedaction: "secrets" | "none"
 }
 
 /**
@@ -1100,7 +1132,8 @@ export const runtimeSettings = (options: Options): RuntimeSettings => ({
   verbatimPrompts: options.verbatimPrompts === true,
   stderr: options.stderr,
   loadTimeout: options.loadTimeoutMs ?? defaults.loadTimeoutMs,
-  sessionStoreFlush: options.sessionStoreFlush ?? "batched"
+  sessionStoreFlush: options.sessionStoreFlush ?? "batched",
+  sessionStoreRedaction: options.sessionStoreRedaction ?? "secrets"
 })
 
 // -----------------------------------------------------------------------------
@@ -1237,11 +1270,14 @@ export const baseArgs: ReadonlyArray<string> = mapping.baseArgs
  * The CLI arguments for the options: {@link baseArgs}, then one flag per
  * flag-routed option, in the order the official SDK uses, as `--flag=value`
  * (so that a value starting with `-` is never read as a flag). JSON payloads
- * (`--mcp-config`, `--settings`, `--managed-settings`) and `extraArgs` are
- * separate arguments unless the value starts with `-`.
+ * (`--mcp-config`, `--settings`, `--managed-settings`, each only with its
+ * delivery `"argv"`) and `extraArgs` are separate arguments unless the value
+ * starts with `-`. No option puts a secret here by default: what may hold one
+ * goes in `initialize` (see {@link Delivery}); `extraArgs` are on the command
+ * line as given.
  *
- * `sandbox` goes in `--settings`, merged into the `sandbox` block of
- * `settings` (an object or a JSON string) by the official SDK's rules.
+ * `sandbox` is merged into the `sandbox` block of `settings` (an object or a
+ * JSON string) by the official SDK's rules, and travels with them.
  *
  * `permissionPromptTool: true` (a `PermissionGate` is present) adds
  * `--permission-prompt-tool=stdio`; it then wins over
@@ -1281,6 +1317,8 @@ export interface InitializeFields {
   readonly skills?: ReadonlyArray<string>
   readonly mcpServers?: { readonly [name: string]: McpExternalServerConfig }
   readonly plugins?: ReadonlyArray<PluginConfig>
+  readonly settings?: { readonly [key: string]: unknown }
+  readonly managedSettings?: { readonly [key: string]: unknown }
 }
 
 /**
@@ -1289,7 +1327,8 @@ export interface InitializeFields {
  * `systemPrompt` nor `appendSystemPrompt` is given, as the official SDK does),
  * `appendSystemPrompt`, `agents`, `jsonSchema` (from `outputFormat`), `title`,
  * `promptSuggestions`, and the other initialize-routed options; external MCP
- * servers and plugins when their delivery is `"initialize"`.
+ * servers, plugins, inline settings (with `sandbox`) and managed settings when
+ * their delivery is `"initialize"`.
  *
  * @since 0.1.0
  * @category Routes

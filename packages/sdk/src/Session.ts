@@ -179,8 +179,16 @@ export interface Session {
   /**
    * The MCP servers and their status (`connected`, `failed`, `disabled`,
    * ...). SDK-hosted servers appear once connected, at the first turn.
+   * Secrets are hidden (`"<redacted>"`): every value of a server config's
+   * `headers` and `env`, of secret-looking keys and flags, and the session's
+   * secrets wherever they occur.
    */
   readonly mcpServerStatus: Effect.Effect<ReadonlyArray<Protocol.McpServerStatus>, ControlFailure>
+  /**
+   * {@link mcpServerStatus} with the configs as the CLI has them: header and
+   * `env` values included. For a program that needs them back; never log it.
+   */
+  readonly mcpServerStatusUnredacted: Effect.Effect<ReadonlyArray<Protocol.McpServerStatus>, ControlFailure>
   /** How the context window is used, by category. */
   readonly getContextUsage: Effect.Effect<Protocol.ContextUsageResponse, ControlFailure>
   /**
@@ -204,7 +212,10 @@ export interface Session {
       readonly encoding?: "utf-8" | "base64" | undefined
     }
   ) => Effect.Effect<Protocol.ReadFileResponse, ControlFailure>
-  /** Reloads the plugins from disk; answers the session's commands, agents, plugins and MCP servers. */
+  /**
+   * Reloads the plugins from disk; answers the session's commands, agents,
+   * plugins and MCP servers (their secrets hidden, as by `mcpServerStatus`).
+   */
   readonly reloadPlugins: (
     options?: {
       readonly holdOnCacheImpact?: boolean | undefined

@@ -242,7 +242,8 @@ export declare namespace SessionHistory {
      * session that ran without a store can then be resumed from it anywhere.
      * Lines that are not JSON objects with a `type` are skipped. Importing a
      * session the store already holds appends its lines again (those with a
-     * `uuid` are stored once).
+     * `uuid` are stored once). Entries are redacted as a session's mirror
+     * redacts them (see {@link ImportSessionOptions.redaction}).
      */
     readonly importSessionToStore: (
       sessionId: string,
@@ -263,6 +264,14 @@ export interface ImportSessionOptions extends SessionOptions {
   readonly includeSubagents?: boolean | undefined
   /** How many entries one `append` carries at most (default 500). */
   readonly batchSize?: number | undefined
+  /**
+   * What the store gets hidden, as a session's `sessionStoreRedaction`: `"secrets"` (the default) replaces the
+   * values of this process's secret-looking environment variables and the values in `secrets` by
+   * `<redacted>`; `"none"` stores the entries as the CLI wrote them.
+   */
+  readonly redaction?: "secrets" | "none" | undefined
+  /** More values to hide in the stored entries (values shorter than 6 characters are ignored). */
+  readonly secrets?: ReadonlyArray<string> | undefined
 }
 
 // -------------------------------------------------------------------------------------------------

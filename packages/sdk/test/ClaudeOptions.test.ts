@@ -434,18 +434,40 @@ describe("ClaudeOptions.toCliArgs", () => {
     ["persistSession true", { persistSession: true }, []],
     ["settingSources", { settingSources: ["user", "project"] }, ["--setting-sources=user,project"]],
     ["settingSources empty (no filesystem settings)", { settingSources: [] }, ["--setting-sources="]],
-    ["settings path", { settings: "/etc/claude/settings.json" }, ["--settings", "/etc/claude/settings.json"]],
-    ["settings object", { settings: { permissions: { allow: ["Read"] } } }, [
+    ["settings path: the path stays a flag", { settings: "/etc/claude/settings.json" }, [
+      "--settings",
+      "/etc/claude/settings.json"
+    ]],
+    ["settings object: in initialize", { settings: { permissions: { allow: ["Read"] } } }, [
+      "--await-initialize",
+      "--initialize-fields=settings"
+    ]],
+    ["settings JSON string: in initialize", { settings: "{\"env\":{\"A_TOKEN\":\"t\"}}" }, [
+      "--await-initialize",
+      "--initialize-fields=settings"
+    ]],
+    ["settings via argv", { settings: { permissions: { allow: ["Read"] } }, settingsDelivery: "argv" }, [
       "--settings",
       "{\"permissions\":{\"allow\":[\"Read\"]}}"
     ]],
-    ["managedSettings", { managedSettings: { permissions: { deny: ["WebFetch"] } } }, [
-      "--managed-settings",
-      "{\"permissions\":{\"deny\":[\"WebFetch\"]}}"
+    ["managedSettings: in initialize", { managedSettings: { permissions: { deny: ["WebFetch"] } } }, [
+      "--await-initialize",
+      "--managed-settings-in-initialize"
     ]],
-    ["mcpServers (external)", { mcpServers }, ["--mcp-config", JSON.stringify({ mcpServers })]],
+    ["managedSettings via argv", {
+      managedSettings: { permissions: { deny: ["WebFetch"] } },
+      managedSettingsDelivery: "argv"
+    }, ["--managed-settings", "{\"permissions\":{\"deny\":[\"WebFetch\"]}}"]],
+    ["settingsDelivery / managedSettingsDelivery without settings", {
+      settingsDelivery: "initialize",
+      managedSettingsDelivery: "initialize"
+    }, []],
+    ["mcpServers (external): in initialize", { mcpServers }, ["--await-initialize"]],
     ["mcpServers empty", { mcpServers: {} }, []],
-    ["mcpServers via initialize", { mcpServers, mcpServersDelivery: "initialize" }, ["--await-initialize"]],
+    ["mcpServers via argv", { mcpServers, mcpServersDelivery: "argv" }, [
+      "--mcp-config",
+      JSON.stringify({ mcpServers })
+    ]],
     ["mcpServersDelivery without servers", { mcpServersDelivery: "initialize" }, []],
     ["strictMcpConfig", { strictMcpConfig: true }, ["--strict-mcp-config"]],
     ["plugins", {
@@ -499,10 +521,14 @@ describe("ClaudeOptions.toCliArgs", () => {
 
   it("only external MCP servers reach --mcp-config (the SDK-server extension point)", () => {
     const withSdk = {
-      mcpServers: { ...mcpServers, calc: { type: "sdk", name: "calc" } }
+      mcpServers: { ...mcpServers, calc: { type: "sdk", name: "calc" } },
+      mcpServersDelivery: "argv"
     } as unknown as Options
     assert.deepStrictEqual(flags(withSdk), ["--mcp-config", JSON.stringify({ mcpServers })])
-    const onlySdk = { mcpServers: { calc: { type: "sdk", name: "calc" } } } as unknown as Options
+    const onlySdk = {
+      mcpServers: { calc: { type: "sdk", name: "calc" } },
+      mcpServersDelivery: "argv"
+    } as unknown as Options
     assert.deepStrictEqual(flags(onlySdk), [])
     assert.isTrue(ClaudeOptions.isExternalMcpServer({ command: "x" }))
     assert.isTrue(ClaudeOptions.isExternalMcpServer({ type: "sse", url: "x" }))
@@ -514,6 +540,9 @@ describe("ClaudeOptions.toCliArgs", () => {
       args({
         extraArgs: { "replay-user-messages": null },
         settings: { a: 1 },
+        settingsDelivery: "argv",
+        managedSettings: { b: 2 },
+        mcpServersDelivery: "argv",
         persistSession: false,
         sessionId: UUID_A,
         plugins: [{ type: "local", path: "/p" }],
@@ -566,14 +595,44 @@ describe("ClaudeOptions.toCliArgs", () => {
         "--include-hook-events",
         "--include-partial-messages",
         "--add-dir=/d",
+        "--await-initialize",
         "--plugin-dir=/p",
         `--session-id=${UUID_A}`,
         "--no-session-persistence",
+        "--managed-settings-in-initialize",
         "--settings",
         "{\"a\":1}",
         "--replay-user-messages"
       ]
     )
+  })
+
+  it("no secret of an option reaches the command line unless a delivery says argv", () => {
+    const secret = "s3cr3t-in-an-option"
+    const options: Options = {
+      mcpServers: {
+        local: { command: "node", env: { ANY: secret } },
+        remote: { type: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: `Bearer ${secret}` } }
+      },
+      settings: { env: { ANTHROPIC_API_KEY: secret }, apiKeyHelper: `echo ${secret}` },
+      managedSettings: { env: { TOKEN: secret } },
+      agents: { a: { description: "d", prompt: secret, mcpServers: [{ x: { command: "x", env: { K: secret } } }] } },
+      systemPrompt: secret,
+      appendSystemPrompt: secret
+    }
+    assert.notInclude(args(options).join("\n"), secret)
+    assert.include(JSON.stringify(ClaudeOptions.toInitializeFields(options)), secret)
+    for (
+      const [delivery, flag] of [
+        ["mcpServersDelivery", "--mcp-config"],
+        ["settingsDelivery", "--settings"],
+        ["managedSettingsDelivery", "--managed-settings"]
+      ] as const
+    ) {
+      const built = args({ ...options, [delivery]: "argv" })
+      assert.include(built, flag)
+      assert.include(built.join("\n"), secret, `${delivery}: "argv" puts it on the command line`)
+    }
   })
 
   it.effect.prop(
@@ -649,6 +708,8 @@ const KNOWN_FLAGS: ReadonlySet<string> = new Set([
   "session-id",
   "no-session-persistence",
   "managed-settings",
+  "managed-settings-in-initialize",
+  "initialize-fields",
   "settings"
 ])
 
@@ -721,14 +782,38 @@ describe("ClaudeOptions.toInitializeFields", () => {
       mcpServers: { demo: { command: "node" } },
       mcpServersDelivery: "initialize"
     }, { systemPrompt: [""], mcpServers: { demo: { command: "node" } } }],
-    ["MCP servers via argv: not here", { mcpServers: { demo: { command: "node" } } }, { systemPrompt: [""] }],
+    ["MCP servers by default: here", { mcpServers: { demo: { command: "node" } } }, {
+      systemPrompt: [""],
+      mcpServers: { demo: { command: "node" } }
+    }],
+    ["MCP servers via argv: not here", {
+      mcpServers: { demo: { command: "node" } },
+      mcpServersDelivery: "argv"
+    }, { systemPrompt: [""] }],
+    ["settings (an object, a JSON string) and managedSettings", {
+      settings: "{\"model\":\"m\"}",
+      managedSettings: { permissions: { deny: ["Bash"] } }
+    }, { systemPrompt: [""], settings: { model: "m" }, managedSettings: { permissions: { deny: ["Bash"] } } }],
+    ["sandbox travels with the settings", { settings: { model: "m" }, sandbox: { enabled: true } }, {
+      systemPrompt: [""],
+      settings: { model: "m", sandbox: { enabled: true, failIfUnavailable: true } }
+    }],
+    ["a settings path, and settings via argv: not here", {
+      settings: "/etc/claude.json",
+      managedSettings: {},
+      managedSettingsDelivery: "argv"
+    }, { systemPrompt: [""] }],
     ["plugins via initialize", { plugins: [{ type: "local", path: "/p" }], pluginDelivery: "initialize" }, {
       systemPrompt: [""],
       plugins: [{ type: "local", path: "/p" }]
     }],
-    ["flag-routed options add nothing", { model: "m", maxTurns: 1, resume: "r", settings: {}, env: { A: "1" } }, {
-      systemPrompt: [""]
-    }]
+    [
+      "flag-routed options add nothing",
+      { model: "m", maxTurns: 1, resume: "r", settings: "/s.json", env: { A: "1" } },
+      {
+        systemPrompt: [""]
+      }
+    ]
   ]
   for (const [name, options, expected] of cases) {
     it(name, () => assert.deepStrictEqual(ClaudeOptions.toInitializeFields(options), expected))
@@ -886,7 +971,9 @@ describe("ClaudeOptions secrets", () => {
         demo: { command: "node", args: ["--api-key", "AK", "--token=TK", "ok"], env: { ANY: "E1" } },
         web: { type: "http", url: "http://x", headers: { "X-Custom": "H1" } }
       },
+      mcpServersDelivery: "argv",
       settings: { env: { ANTHROPIC_API_KEY: "S1" }, apiKeyHelper: "AH", model: "m" },
+      settingsDelivery: "argv",
       extraArgs: { "auth-token": "XT" }
     })
     const redacted = ClaudeOptions.redactArgs(built)
@@ -1020,10 +1107,12 @@ describe("ClaudeOptions.routes", () => {
     enableFileCheckpointing: { option: { enableFileCheckpointing: true } },
     settingSources: { option: { settingSources: [] } },
     settings: { option: { settings: {} } },
+    settingsDelivery: { option: { settingsDelivery: "argv" }, base: { settings: {} } },
     managedSettings: { option: { managedSettings: {} } },
+    managedSettingsDelivery: { option: { managedSettingsDelivery: "argv" }, base: { managedSettings: {} } },
     sandbox: { option: { sandbox: { enabled: true } } },
     mcpServers: { option: { mcpServers: { s: { command: "x" } } } },
-    mcpServersDelivery: { option: { mcpServersDelivery: "initialize" }, base: { mcpServers: { s: { command: "x" } } } },
+    mcpServersDelivery: { option: { mcpServersDelivery: "argv" }, base: { mcpServers: { s: { command: "x" } } } },
     strictMcpConfig: { option: { strictMcpConfig: true } },
     plugins: { option: { plugins: [{ type: "local", path: "/p" }] } },
     pluginDelivery: { option: { pluginDelivery: "initialize" }, base: { plugins: [{ type: "local", path: "/p" }] } },
@@ -1044,6 +1133,7 @@ describe("ClaudeOptions.routes", () => {
     closeGracePeriod: { option: { closeGracePeriod: Duration.seconds(1) } },
     loadTimeoutMs: { option: { loadTimeoutMs: Duration.seconds(1) } },
     sessionStoreFlush: { option: { sessionStoreFlush: "eager" } },
+    sessionStoreRedaction: { option: { sessionStoreRedaction: "none" } },
     maxLineChars: { option: { maxLineChars: 1 } },
     secrets: { option: { secrets: ["a-secret-value"] } }
   }
@@ -1076,7 +1166,18 @@ describe("ClaudeOptions.routes", () => {
         )
         const declared = ClaudeOptions.routes[key]
         for (const route of taken) assert.include(declared, route, `${key} also went to ${route}`)
-        const moves = key === "skills" || key === "mcpServersDelivery" || key === "pluginDelivery"
+        // Options that go in initialize with the flag that tells the CLI to read them there, or that move others.
+        const moves = [
+          "skills",
+          "settings",
+          "settingsDelivery",
+          "managedSettings",
+          "managedSettingsDelivery",
+          "sandbox",
+          "mcpServers",
+          "mcpServersDelivery",
+          "pluginDelivery"
+        ].includes(key)
         if (moves) assert.deepStrictEqual(taken, [...declared])
         else assert.strictEqual(taken.length, 1, `${key} took ${taken.join(", ")}`)
       }))
@@ -1125,7 +1226,9 @@ const HIDDEN_FLAGS: ReadonlySet<string> = new Set([
   "plugin-dir-no-mcp",
   "resume-session-at",
   "resume-drops-turn",
-  "managed-settings"
+  "managed-settings",
+  "managed-settings-in-initialize",
+  "initialize-fields"
 ])
 
 const collect = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) => stream.pipe(Stream.decodeText(), Stream.mkString)
@@ -1195,6 +1298,9 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
               persistSession: false,
               managedSettings: { permissions: { deny: ["WebSearch"] } },
               settings: { permissions: { allow: ["Read"] } },
+              mcpServersDelivery: "argv",
+              settingsDelivery: "argv",
+              managedSettingsDelivery: "argv",
               extraArgs: { "replay-user-messages": null },
               enableFileCheckpointing: true
             }
@@ -1209,7 +1315,8 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
               forkSession: true,
               permissionPromptToolName: "mcp__gate__approve",
               mcpServers: { demo: { command: "/nonexistent/mcp-server" } },
-              mcpServersDelivery: "initialize",
+              settings: { permissions: { allow: ["Read"] } },
+              managedSettings: { permissions: { deny: ["WebSearch"] } },
               tools: { type: "preset", preset: "claude_code" },
               settingSources: []
             }
@@ -1228,13 +1335,13 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
           }
         ]
 
-        const run = (cliArgs: ReadonlyArray<string>, env: Record<string, string>) =>
+        const run = (cliArgs: ReadonlyArray<string>, env: Record<string, string>, stdin: string) =>
           Effect.gen(function*() {
             const proc = yield* Command.start(
               Command.make(executable, ...cliArgs).pipe(
                 Command.env(env),
                 Command.workingDirectory(cwd),
-                Command.feed("")
+                Command.feed(stdin)
               )
             )
             const [stdout, stderr, exitCode] = yield* Effect.all(
@@ -1253,7 +1360,14 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
           const options = yield* ClaudeOptions.decode(fixture.options, { permissionPromptTool: fixture.gate })
           const cliArgs = ClaudeOptions.toCliArgs(options, { permissionPromptTool: fixture.gate })
           for (const name of flagNames(cliArgs)) emitted.add(name)
-          const result = yield* run(cliArgs, ClaudeOptions.toEnv(options, parentEnv))
+          // A CLI told to read options from `initialize` waits for it (and refuses to start without it).
+          const initialize = {
+            type: "control_request",
+            request_id: "init",
+            request: { subtype: "initialize", ...ClaudeOptions.toInitializeFields(options) }
+          }
+          const stdin = cliArgs.includes("--await-initialize") ? `${JSON.stringify(initialize)}\n` : ""
+          const result = yield* run(cliArgs, ClaudeOptions.toEnv(options, parentEnv), stdin)
           const context = `argv: ${ClaudeOptions.redactArgs(cliArgs).join(" ")}\nstderr: ${result.stderr}`
           assert.notMatch(result.stderr, /unknown option|error: option|argument missing|invalid/i, context)
           assert.match(result.exitCode, fixture.exit, context)
@@ -1271,7 +1385,7 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
         }
 
         // Negative control: a renamed flag is caught by the same check.
-        const renamed = yield* run([...ClaudeOptions.baseArgs, "--max-turn=3"], ClaudeOptions.toEnv({}, parentEnv))
+        const renamed = yield* run([...ClaudeOptions.baseArgs, "--max-turn=3"], ClaudeOptions.toEnv({}, parentEnv), "")
         assert.match(renamed.stderr, /unknown option '--max-turn=3'/)
         assert.strictEqual(renamed.exitCode, "1")
         assert.isFalse(listed.has("max-turn"))

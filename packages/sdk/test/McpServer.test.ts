@@ -477,7 +477,7 @@ describe("McpServer JSON-RPC", () => {
 })
 
 describe("McpServer in the options and the session", () => {
-  it.effect("an SDK server decodes in mcpServers next to external servers; only external ones reach --mcp-config", () =>
+  it.effect("an SDK server decodes in mcpServers next to external servers; only external ones reach the CLI's config", () =>
     Effect.gen(function*() {
       const server = yield* makeServer()
       const options = yield* ClaudeOptions.decode({
@@ -486,9 +486,11 @@ describe("McpServer in the options and the session", () => {
       assert.strictEqual(options.mcpServers!.inventory, server)
       assert.isTrue(McpServer.isMcpServer(options.mcpServers!.inventory))
       assert.isFalse(ClaudeOptions.isExternalMcpServer(server))
-      const args = ClaudeOptions.toCliArgs(options, { permissionPromptTool: false })
+      const external = { demo: { command: "node", args: ["server.mjs"] } }
+      assert.deepStrictEqual(ClaudeOptions.toInitializeFields(options).mcpServers, external)
+      const args = ClaudeOptions.toCliArgs({ ...options, mcpServersDelivery: "argv" }, { permissionPromptTool: false })
       const config = args[args.indexOf("--mcp-config") + 1]
-      assert.deepStrictEqual(JSON.parse(config), { mcpServers: { demo: { command: "node", args: ["server.mjs"] } } })
+      assert.deepStrictEqual(JSON.parse(config), { mcpServers: external })
       assert.deepStrictEqual(JSON.parse(JSON.stringify(server)), { type: "sdk", name: "inventory" })
       // a plain object is not a server
       const error = yield* Effect.flip(ClaudeOptions.decode({ mcpServers: { calc: { type: "sdk", name: "calc" } } }))

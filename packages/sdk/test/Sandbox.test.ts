@@ -26,12 +26,20 @@ type Options = ClaudeOptions.Options
 const decode = (input: ClaudeOptions.OptionsInput) => ClaudeOptions.decode(input)
 const decodeError = (input: unknown) => Effect.flip(ClaudeOptions.decode(input))
 
-/** The JSON `--settings` carries, parsed; `undefined` when there is no `--settings`. */
+/**
+ * The settings the CLI gets, as JSON: the `initialize` field (the default), or what `--settings` carries with
+ * `settingsDelivery: "argv"` (the two must agree); `undefined` when there are none.
+ */
 const settingsArg = (options: Options): unknown => {
-  const args = ClaudeOptions.toCliArgs(options, { permissionPromptTool: false })
+  const fields = ClaudeOptions.toInitializeFields(options)
+  const args = ClaudeOptions.toCliArgs({ ...options, settingsDelivery: "argv" }, { permissionPromptTool: false })
   const at = args.findIndex((arg) => arg === "--settings" || arg.startsWith("--settings="))
-  if (at < 0) return undefined
-  return JSON.parse(args[at] === "--settings" ? args[at + 1] : args[at].slice("--settings=".length))
+  const flag = at < 0
+    ? undefined
+    : JSON.parse(args[at] === "--settings" ? args[at + 1] : args[at].slice("--settings=".length))
+  const initialize = fields.settings === undefined ? undefined : JSON.parse(JSON.stringify(fields.settings))
+  assert.deepStrictEqual(initialize, flag, "initialize and --settings carry the same settings")
+  return initialize
 }
 
 const tempDir = (prefix: string) => Fs.realpathSync(Fs.mkdtempSync(NodePath.join(Os.tmpdir(), prefix)))
@@ -55,7 +63,7 @@ describe("the sandbox option", () => {
       assert.deepStrictEqual(settingsArg(yield* decode({ sandbox: { excludedCommands: ["docker *"] } })), {
         sandbox: { excludedCommands: ["docker *"] }
       })
-      assert.deepStrictEqual(ClaudeOptions.routes.sandbox, ["flag"])
+      assert.deepStrictEqual(ClaudeOptions.routes.sandbox, ["flag", "initialize"])
     }))
 
   it.effect("merges into inline settings by the official SDK's rules", () =>

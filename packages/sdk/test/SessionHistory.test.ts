@@ -277,6 +277,30 @@ describe("SessionHistory", () => {
   )
 
   it.live(
+    "importSessionToStore stores no secret: the listed values are redacted, unless redaction is none",
+    () =>
+      Effect.gen(function*() {
+        const secret = "vault-token-5f1e9c2a7b"
+        const sessionId = yield* run(`remember ${secret} for later`)
+        const projectDir = yield* (yield* SessionHistory.SessionHistory).projectDirectory((yield* Workspace).cwd)
+        const stored = (redaction: "secrets" | "none") =>
+          Effect.gen(function*() {
+            const store = yield* SessionStore.makeMemory
+            yield* SessionHistory.importSessionToStore(sessionId, { secrets: [secret], redaction }).pipe(
+              Effect.provideService(SessionStore.SessionStore, store)
+            )
+            const entries = yield* store.load({ projectKey: NodePath.basename(projectDir), sessionId })
+            return JSON.stringify(Option.getOrThrow(entries))
+          })
+        const redacted = yield* stored("secrets")
+        assert.notInclude(redacted, secret)
+        assert.include(redacted, "remember <redacted> for later")
+        assert.include(yield* stored("none"), `remember ${secret} for later`)
+      }).pipe(Effect.scoped, Effect.provide(withHistory([ScriptedModel.text("noted")]))),
+    120_000
+  )
+
+  it.live(
     "archive marks a session, a prompt in it unarchives it, delete removes it and its subagents",
     () =>
       Effect.gen(function*() {

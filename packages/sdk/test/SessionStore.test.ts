@@ -13,6 +13,7 @@ import * as TestClock from "effect/TestClock"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Redaction from "../src/internal/redaction.js"
 import * as Mirror from "../src/internal/sessionStoreMirror.js"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
@@ -186,6 +187,40 @@ describe("SessionStore mirroring", () => {
       answering = true
       assert.deepStrictEqual(yield* mirror.flush, [], "the kept batch is stored by the next flush")
       assert.deepStrictEqual(yield* memory.load(key("s-1")), Option.some([{ type: "user", uuid: "u-1" }]))
+    }))
+})
+
+describe("SessionStore redaction", () => {
+  it.scoped("the mirror stores entries with the session's secrets replaced: same shape, ids untouched", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.makeMemory
+      const secret = "0123abcd-secret-token-9f9f"
+      const configDir = Path.join(Os.tmpdir(), "machine", ".claude")
+      const mirror = yield* Mirror.make({ store, configDir, redactor: Redaction.make([secret]) })
+      const entry = {
+        type: "user",
+        // ends with the secret's first 4 characters, and starts with its last 4: not a cut, not redacted
+        uuid: "9f9f0000-0000-4000-8000-000000000123",
+        message: { role: "user", content: [{ type: "tool_result", content: `token=${secret}\nok`, is_error: false }] },
+        toolUseResult: { stdout: `${secret}${secret}`, nested: [[{ [secret]: 1, n: 2, none: null }]] }
+      }
+      mirror.observe(
+        Schema.decodeUnknownSync(Protocol.Message)({
+          type: "transcript_mirror",
+          filePath: Path.join(configDir, "projects", "project", "s-1.jsonl"),
+          entries: [entry, { type: "custom-title", customTitle: "no secret here" }]
+        })
+      )
+      assert.deepStrictEqual(yield* mirror.flush, [])
+      const stored = Option.getOrThrow(yield* store.load(key("s-1")))
+      assert.deepStrictEqual(stored, [{
+        ...entry,
+        message: {
+          role: "user",
+          content: [{ type: "tool_result", content: "token=<redacted>\nok", is_error: false }]
+        },
+        toolUseResult: { stdout: "<redacted><redacted>", nested: [[{ "<redacted>": 1, n: 2, none: null }]] }
+      }, { type: "custom-title", customTitle: "no secret here" }])
     }))
 })
 
@@ -404,6 +439,32 @@ describe("SessionStore with the real CLI", () => {
       ),
     90_000
   )
+
+  it.live("by default a listed secret is stored as <redacted>; sessionStoreRedaction \"none\" stores it as written", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.SessionStore
+      const { cwd } = yield* Workspace
+      const secret = "hunter2-listed-secret"
+      const storedText = (sessionId: string) =>
+        Effect.map(
+          store.load({ projectKey: SessionStore.projectKey(cwd), sessionId }),
+          (entries) => JSON.stringify(Option.getOrThrow(entries))
+        )
+      const redacted = yield* ClaudeCode.result(`remember ${secret}`, { secrets: [secret] })
+      const kept = yield* ClaudeCode.result(`remember ${secret}`, { secrets: [secret], sessionStoreRedaction: "none" })
+      assert.include(yield* storedText(redacted.session_id), "remember <redacted>")
+      assert.notInclude(yield* storedText(redacted.session_id), secret)
+      assert.include(yield* storedText(kept.session_id), `remember ${secret}`)
+      // the model got the prompt as written both times: redaction is for what is stored
+      const requests = yield* ScriptedModel.turnRequests
+      assert.isTrue(requests.every((request) => request.includes(`remember ${secret}`)))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Layer.merge(
+        SessionStore.layerMemory,
+        harness([ScriptedModel.text("noted"), ScriptedModel.text("noted")])
+      ))
+    ))
 
   it.live("options that cannot mirror, and a resume id that is not a key, fail before anything is spawned", () =>
     Effect.gen(function*() {

@@ -50,6 +50,22 @@ const forTenant = (tenant: string, configDir: string) =>
   }).pipe(Effect.provide(sqliteStore))
 // #endregion
 
+// #region redaction
+// Stored with the session's secrets replaced by <redacted> (the default): here the value of
+// CRM_API_TOKEN (a secret-looking name) and the account number listed in `secrets`, wherever
+// the transcript has them (the prompt, a tool's output, the model's answer).
+const summarize = (account: string, crmToken: string) =>
+  ClaudeCode.result(`Summarize the open tickets of account ${account}`, {
+    env: { CRM_API_TOKEN: crmToken },
+    secrets: [account]
+  }).pipe(Effect.provide(postgresStore))
+
+// An archive that must keep every word as written opts out: the store then holds what the CLI wrote.
+const verbatim = ClaudeCode.result("Draft the release notes", { sessionStoreRedaction: "none" }).pipe(
+  Effect.provide(sqliteStore)
+)
+// #endregion
+
 // #region direct
 // The store is a service of its own: list, read and delete transcripts.
 const housekeeping = Effect.gen(function*() {
@@ -73,4 +89,4 @@ const reported = resumeAnywhere("4f1c…").pipe(
 )
 // #endregion
 
-export { forTenant, housekeeping, remembered, reported }
+export { forTenant, housekeeping, remembered, reported, summarize, verbatim }

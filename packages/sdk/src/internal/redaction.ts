@@ -7,7 +7,10 @@
  *
  * Redact first, cut after: a cut made inside an already redacted text cannot
  * expose anything; a cut made before redaction leaves a partial secret that
- * only the edge rule catches, and only at the text's own edges.
+ * only the edge rule catches, and only at the text's own edges. Data the SDK
+ * hands on uncut (transcript entries for a session store, MCP server status)
+ * gets the whole-value part of the rule only ({@link redactJson}): the edge
+ * rule would hit ids that happen to share four characters with a secret.
  *
  * @internal
  */
@@ -23,6 +26,8 @@ export interface Redactor {
   /** The longest secret's length (what a cut must keep in reserve). */
   readonly longest: number
   readonly redact: (text: string) => string
+  /** Every whole occurrence of a secret replaced, no edge rule: for texts that were not cut. */
+  readonly redactWhole: (text: string) => string
 }
 
 /**
@@ -59,10 +64,14 @@ export const make = (values: Iterable<string>): Redactor => {
   const secrets = Array.from(new Set(Array.from(values).filter((v) => v.length >= MIN_SECRET_LENGTH)))
     .sort((a, b) => b.length - a.length)
   if (secrets.length === 0) return none
-  const redact = (text: string): string => {
-    if (text.length === 0) return text
+  const redactWhole = (text: string): string => {
     let out = text
     for (const secret of secrets) out = replaceAll(out, secret)
+    return out
+  }
+  const redact = (text: string): string => {
+    if (text.length === 0) return text
+    let out = redactWhole(text)
     let lead = 0
     let trail = 0
     for (const secret of secrets) {
@@ -74,11 +83,45 @@ export const make = (values: Iterable<string>): Redactor => {
     if (trail > 0) out = out.slice(0, out.length - trail) + REDACTED
     return out
   }
-  return { secrets, longest: secrets[0].length, redact }
+  return { secrets, longest: secrets[0].length, redact, redactWhole }
 }
 
 /** The redactor that knows no secret. */
-export const none: Redactor = { secrets: [], longest: 0, redact: (text) => text }
+export const none: Redactor = { secrets: [], longest: 0, redact: (text) => text, redactWhole: (text) => text }
+
+/**
+ * A JSON value (what `JSON.parse` makes) with every whole secret replaced in
+ * its strings and keys: the same shape, still JSON. What holds no secret is
+ * returned as it is, not copied.
+ *
+ * @internal
+ */
+export const redactJson = <A>(redactor: Redactor, value: A): A => {
+  if (redactor.secrets.length === 0) return value
+  const go = (current: unknown): unknown => {
+    if (typeof current === "string") return redactor.redactWhole(current)
+    if (current === null || typeof current !== "object") return current
+    if (Array.isArray(current)) {
+      let copy: Array<unknown> | undefined
+      for (let i = 0; i < current.length; i++) {
+        const item = go(current[i])
+        if (item !== current[i]) (copy ??= current.slice())[i] = item
+      }
+      return copy ?? current
+    }
+    let changed = false
+    const out: Record<string, unknown> = {}
+    for (const [key, inner] of Object.entries(current)) {
+      const name = redactor.redactWhole(key)
+      const item = go(inner)
+      if (name !== key || item !== inner) changed = true
+      // A data property, whatever the name (`__proto__` too): an assignment could set the prototype instead.
+      Object.defineProperty(out, name, { value: item, enumerable: true, writable: true, configurable: true })
+    }
+    return changed ? out : current
+  }
+  return go(value) as A
+}
 
 /**
  * A copy of a JSON-like value with every string redacted (keys are kept).

@@ -562,7 +562,7 @@ const makeSession = (
       messages,
       endInput: cli.endInput,
       stderr,
-      ...SessionControl.make(router, initialization, env.mcp)
+      ...SessionControl.make(router, initialization, env.mcp, redactor)
     }
     poolSignals.set(session, {
       exited: cli.awaitExit,

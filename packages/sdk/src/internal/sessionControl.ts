@@ -1,7 +1,9 @@
 /**
  * The session's control methods: each one request of the table
  * (`controlRequests`), sent through the router, which encodes the payload
- * and decodes the reply with the request's own schemas.
+ * and decodes the reply with the request's own schemas. MCP server statuses
+ * come back with their configs' secrets hidden (`mcpServerStatusUnredacted`
+ * is the way to see them).
  *
  * @internal
  */
@@ -15,8 +17,10 @@ import type { Session } from "../Session.js"
 import { ControlError } from "./claudeError.js"
 import * as IssuePath from "./issuePath.js"
 import { isServer, type SessionServers } from "./mcpServer.js"
+import * as Secrets from "./options/secrets.js"
 import { controlRequests as requests } from "./protocol/control.js"
 import { McpReadResourceResponse } from "./protocol/responses.js"
+import * as Redaction from "./redaction.js"
 
 /** The members of `Session` that are control requests. */
 export type ControlMethods = Omit<
@@ -71,11 +75,25 @@ const readInProcess = (
     )
   })
 
+/**
+ * A server's status fit to hand out: every value of its config's `env` and `headers` blocks, of its secret-looking
+ * keys and flags hidden, and the session's secrets wherever they occur.
+ */
+const redactStatus = (redactor: Redaction.Redactor) => (status: Protocol.McpServerStatus): Protocol.McpServerStatus =>
+  Redaction.redactJson(
+    redactor,
+    status.config === undefined
+      ? status
+      // redactDeep keeps JSON as JSON: strings stand in for what it hides.
+      : { ...status, config: Secrets.redactDeep(status.config) as Protocol.McpServerStatus["config"] }
+  )
+
 /** @internal */
 export const make = (
   router: ControlRouter.ControlRouter.Service,
   initialization: Protocol.InitializeResponse,
-  mcp?: SessionServers | undefined
+  mcp: SessionServers | undefined,
+  redactor: Redaction.Redactor
 ): ControlMethods => ({
   interrupt: router.request(requests.interrupt, {}),
   setPermissionMode: (mode) => Effect.asVoid(router.request(requests.set_permission_mode, { mode })),
@@ -96,7 +114,11 @@ export const make = (
   supportedModels: Effect.sync(() => initialization.models),
   supportedAgents: Effect.sync(() => initialization.agents),
   accountInfo: Effect.sync(() => initialization.account),
-  mcpServerStatus: Effect.map(router.request(requests.mcp_status, {}), (response) => response.mcpServers),
+  mcpServerStatus: Effect.map(
+    router.request(requests.mcp_status, {}),
+    (response) => response.mcpServers.map(redactStatus(redactor))
+  ),
+  mcpServerStatusUnredacted: Effect.map(router.request(requests.mcp_status, {}), (response) => response.mcpServers),
   getContextUsage: router.request(requests.get_context_usage, {}),
   usage: (options) =>
     router.request(requests.get_usage, options?.skipBehaviors === true ? { skip_behaviors: true } : {}),
@@ -107,13 +129,16 @@ export const make = (
       ...(options?.encoding !== undefined ? { encoding: options.encoding } : {})
     }),
   reloadPlugins: (options) =>
-    router.request(requests.reload_plugins, {
-      ...(options?.holdOnCacheImpact === true ? { hold_on_cache_impact: true } : {}),
-      ...(options?.addPlugins !== undefined && options.addPlugins.length > 0
-        ? { add_plugins: options.addPlugins.map((plugin) => ({ ...plugin })) }
-        : {}),
-      ...(options?.refuseIfBusy === true ? { refuse_if_busy: true } : {})
-    }),
+    Effect.map(
+      router.request(requests.reload_plugins, {
+        ...(options?.holdOnCacheImpact === true ? { hold_on_cache_impact: true } : {}),
+        ...(options?.addPlugins !== undefined && options.addPlugins.length > 0
+          ? { add_plugins: options.addPlugins.map((plugin) => ({ ...plugin })) }
+          : {}),
+        ...(options?.refuseIfBusy === true ? { refuse_if_busy: true } : {})
+      }),
+      (response) => ({ ...response, mcpServers: response.mcpServers.map(redactStatus(redactor)) })
+    ),
   reloadSkills: router.request(requests.reload_skills, {}),
   reloadOutputStyles: router.request(requests.reload_output_styles, {}),
   rewindFiles: (userMessageId, options) =>

@@ -28,7 +28,9 @@ import { homedir } from "node:os"
 import type * as SessionHistory from "../SessionHistory.js"
 import type * as SessionStore from "../SessionStore.js"
 import * as IssuePath from "./issuePath.js"
+import * as Secrets from "./options/secrets.js"
 import { AssistantMessage, SystemMessage, UserMessage } from "./protocol/messages.js"
+import * as Redaction from "./redaction.js"
 import {
   InvalidArgumentError,
   type SessionHistoryError,
@@ -631,15 +633,30 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         })
       }
       const located = yield* locate(sessionId, options.dir)
+      // The mirror's rule: this process's secret-looking environment values and the listed ones.
+      const redactor = options.redaction === "none"
+        ? Redaction.none
+        : Redaction.make(Secrets.secretValues({ secrets: options.secrets }, process.env))
       // Each transcript under the key a mirrored session's file gets (located files are under projectsDir, and
       // subagents' a level deeper than the session's directory: a key always exists).
       const append = (file: string, entries: ReadonlyArray<SessionStore.Entry>) => {
         const key = Mirror.keyOfFile(projectsDir, file)!
-        return Effect.forEach(
-          Array.from({ length: Math.ceil(entries.length / batchSize) }, (_, i) => i * batchSize),
-          (start) => store.append(key, entries.slice(start, start + batchSize)),
-          { discard: true }
-        )
+        return Effect.try({
+          try: () => entries.map((entry) => Redaction.redactJson(redactor, entry)),
+          // Only a stack overflow gets here (an entry nested thousands deep): not stored rather than stored unredacted.
+          catch: () =>
+            new InvalidArgumentError({
+              argument: "sessionId",
+              value: sessionId,
+              detail: `${file} holds an entry nested too deeply to redact; import it with redaction: "none"`
+            })
+        }).pipe(Effect.flatMap((redacted) =>
+          Effect.forEach(
+            Array.from({ length: Math.ceil(redacted.length / batchSize) }, (_, i) => i * batchSize),
+            (start) => store.append(key, redacted.slice(start, start + batchSize)),
+            { discard: true }
+          )
+        ))
       }
       yield* append(located.file, storable(yield* readLines(located.file)))
       if (options.includeSubagents === false) return

@@ -1,9 +1,11 @@
 /**
  * Transcript mirroring: the `transcript_mirror` frames a session's CLI writes
- * (with `--session-mirror`) collected as they are read, and appended to the
- * session store in batches — at each turn's end before its result is
- * delivered, early when a turn piles up many lines (or, eager, after every
- * frame, in the background), and when the session closes.
+ * (with `--session-mirror`) collected as they are read, their entries
+ * redacted (the session's secrets replaced by `<redacted>`, unless
+ * `sessionStoreRedaction` is `"none"`), and appended to the session store in
+ * batches — at each turn's end before its result is delivered, early when a
+ * turn piles up many lines (or, eager, after every frame, in the background),
+ * and when the session closes.
  *
  * A batch the store refuses is retried twice (200 ms, 800 ms); if it still
  * fails it is kept, in order, for the next flush (entries are keyed by
@@ -24,6 +26,7 @@ import * as Path from "node:path"
 import type * as Protocol from "../Protocol.js"
 import type * as SessionStore from "../SessionStore.js"
 import { SessionStoreError } from "./claudeError.js"
+import * as Redaction from "./redaction.js"
 import * as InternalSessionStore from "./sessionStore.js"
 
 /** @internal */
@@ -82,9 +85,12 @@ export const make = (options: {
   readonly configDir: string
   /** Also start an append after every frame (the `sessionStoreFlush: "eager"` option). */
   readonly eager?: boolean | undefined
+  /** What each entry passes through before it is kept for the store (default: nothing hidden). */
+  readonly redactor?: Redaction.Redactor | undefined
 }): Effect.Effect<Mirror, never, Scope.Scope> =>
   Effect.gen(function*() {
     const { store } = options
+    const redactor = options.redactor ?? Redaction.none
     const projectsDir = Path.join(options.configDir, "projects")
     let pending: Array<Batch> = []
     let pendingEntries = 0
@@ -122,15 +128,23 @@ export const make = (options: {
         )
         return
       }
-      const bytes = frame.entries.reduce((sum, entry) => sum + approximateBytes(entry), 0)
+      let entries: Array<SessionStore.Entry>
+      try {
+        entries = frame.entries.map((entry) => Redaction.redactJson(redactor, entry))
+      } catch {
+        // Only a stack overflow gets here (an entry nested thousands deep): not stored, rather than stored unredacted.
+        report(key, `a batch of ${frame.entries.length} entries nested too deeply to redact: not stored`, key.sessionId)
+        return
+      }
+      const bytes = entries.reduce((sum, entry) => sum + approximateBytes(entry), 0)
       const last = pending[pending.length - 1]
       if (last !== undefined && sameKey(last.key, key)) {
-        last.entries.push(...frame.entries)
+        last.entries.push(...entries)
         last.bytes += bytes
       } else {
-        pending.push({ key, entries: [...frame.entries], bytes })
+        pending.push({ key, entries, bytes })
       }
-      pendingEntries += frame.entries.length
+      pendingEntries += entries.length
       pendingBytes += bytes
     }
 

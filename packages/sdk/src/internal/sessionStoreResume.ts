@@ -1,7 +1,8 @@
 /**
  * A session started with a session store in its context: the options it runs
  * with (transcript mirroring on; `resume` / `continue` served from the
- * store) and the mirror that takes the CLI's frames.
+ * store) and the mirror that takes the CLI's frames, redacting them with the
+ * secrets the session hides everywhere else.
  *
  * Resuming from the store follows the official SDK: the transcript (and its
  * subagent transcripts) is loaded and written, with the user's credentials
@@ -22,6 +23,8 @@ import type * as ClaudeOptions from "../ClaudeOptions.js"
 import type * as SessionStore from "../SessionStore.js"
 import { OptionsError, SessionStoreError } from "./claudeError.js"
 import * as Mapping from "./options/mapping.js"
+import * as Secrets from "./options/secrets.js"
+import * as Redaction from "./redaction.js"
 import * as InternalSessionStore from "./sessionStore.js"
 import * as Mirror from "./sessionStoreMirror.js"
 
@@ -38,7 +41,7 @@ const CONFIG_FILES = [".credentials.json", ".config.json", "settings.json"]
 export const attach = (
   store: SessionStore.SessionStore,
   options: ClaudeOptions.Options,
-  settings: Pick<ClaudeOptions.RuntimeSettings, "loadTimeout" | "sessionStoreFlush">
+  settings: Pick<ClaudeOptions.RuntimeSettings, "loadTimeout" | "sessionStoreFlush" | "sessionStoreRedaction">
 ): Effect.Effect<Attached, OptionsError | SessionStoreError, FileSystem.FileSystem | Path.Path | Scope.Scope> =>
   Effect.gen(function*() {
     if (options.persistSession === false) {
@@ -110,7 +113,11 @@ export const attach = (
     const mirror = yield* Mirror.make({
       store,
       configDir: materialized ?? configDir,
-      eager: settings.sessionStoreFlush === "eager"
+      eager: settings.sessionStoreFlush === "eager",
+      // The session's own secrets (its logs' and errors'), from the environment the CLI gets.
+      redactor: settings.sessionStoreRedaction === "none"
+        ? Redaction.none
+        : Redaction.make(Secrets.secretValues(options, env))
     })
     return { options: resolved, mirror }
   })

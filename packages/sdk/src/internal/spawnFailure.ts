@@ -122,8 +122,8 @@ export const explain = (
           break
         case "E2BIG":
           detail = `the argument list is longer than the operating system accepts (${describeArgs(config.args)}): ` +
-            `pass long texts in options sent over stdin (systemPrompt, appendSystemPrompt and agents are; for MCP servers ` +
-            `and plugins set mcpServersDelivery / pluginDelivery to "initialize")`
+            `pass long texts in options sent over stdin (systemPrompt, appendSystemPrompt, agents, MCP servers and settings ` +
+            `are by default; for plugins set pluginDelivery to "initialize", and drop any "argv" delivery)`
           break
         case "ENOEXEC":
           detail =

@@ -1,12 +1,14 @@
 /**
  * The routes of the options: CLI arguments, `initialize` fields and the child
  * environment, plus merging. Flag spelling and order follow the official
- * TypeScript SDK (0.3.328) for the CLI 2.1.328.
+ * TypeScript SDK (0.3.328) for the CLI 2.1.328; what may hold a secret (MCP
+ * server configs, settings) goes in `initialize` unless a delivery option
+ * says `"argv"`: a command line is readable by every user of the host.
  *
  * @internal
  */
 import type { InitializeFields, McpExternalServerConfig, Options, Route, ThinkingConfig } from "../../ClaudeOptions.js"
-import { mergeSandbox, settingsWithSandbox } from "./sandbox.js"
+import { isInlineSettings, mergeSandbox, settingsWithSandbox } from "./sandbox.js"
 
 /** @internal */
 export const baseArgs: ReadonlyArray<string> = [
@@ -61,9 +63,11 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   persistSession: ["flag"],
   enableFileCheckpointing: ["env"],
   settingSources: ["flag"],
-  settings: ["flag"],
-  managedSettings: ["flag"],
-  sandbox: ["flag"],
+  settings: ["flag", "initialize"],
+  settingsDelivery: ["flag", "initialize"],
+  managedSettings: ["flag", "initialize"],
+  managedSettingsDelivery: ["flag", "initialize"],
+  sandbox: ["flag", "initialize"],
   mcpServers: ["flag", "initialize"],
   mcpServersDelivery: ["flag", "initialize"],
   strictMcpConfig: ["flag"],
@@ -86,6 +90,7 @@ export const routes: { readonly [K in keyof Options]-?: ReadonlyArray<Route> } =
   closeGracePeriod: ["runtime"],
   loadTimeoutMs: ["runtime"],
   sessionStoreFlush: ["runtime"],
+  sessionStoreRedaction: ["runtime"],
   maxLineChars: ["runtime"],
   secrets: ["runtime"]
 }
@@ -121,8 +126,35 @@ export const externalMcpServers = (
   return any ? out : undefined
 }
 
+type Json = { readonly [key: string]: unknown }
+
+const isRecord = (u: unknown): u is Json => typeof u === "object" && u !== null && !Array.isArray(u)
+
 const mcpViaInitialize = (options: Options): boolean =>
-  options.mcpServersDelivery === "initialize" && externalMcpServers(options) !== undefined
+  options.mcpServersDelivery !== "argv" && externalMcpServers(options) !== undefined
+
+/**
+ * The settings object of `settings` (with `sandbox` merged in), or `undefined` when there is none or `settings`
+ * is a file path (a path stays on the command line: it names the file, not its contents).
+ */
+const inlineSettings = (options: Options): Json | undefined => {
+  if (options.sandbox !== undefined) return settingsWithSandbox(options.settings, options.sandbox)
+  const settings = options.settings
+  if (settings === undefined || typeof settings !== "string") return settings
+  if (!isInlineSettings(settings)) return undefined
+  try {
+    const parsed: unknown = JSON.parse(settings)
+    return isRecord(parsed) ? parsed : undefined
+  } catch {
+    return undefined // reported by validate (InvalidOptions) before anything is spawned
+  }
+}
+
+const settingsViaInitialize = (options: Options): boolean =>
+  options.settingsDelivery !== "argv" && inlineSettings(options) !== undefined
+
+const managedSettingsViaInitialize = (options: Options): boolean =>
+  options.managedSettingsDelivery !== "argv" && options.managedSettings !== undefined
 
 const pluginsViaInitialize = (options: Options): boolean =>
   options.pluginDelivery === "initialize" && options.plugins !== undefined && options.plugins.length > 0
@@ -201,7 +233,7 @@ export const toCliArgs = (
   }
 
   const external = externalMcpServers(options)
-  if (external !== undefined && options.mcpServersDelivery !== "initialize") {
+  if (external !== undefined && options.mcpServersDelivery === "argv") {
     args.push(...separate("--mcp-config", JSON.stringify({ mcpServers: external })))
   }
   if (options.settingSources !== undefined) args.push(joined("--setting-sources", options.settingSources.join(",")))
@@ -214,7 +246,10 @@ export const toCliArgs = (
   if (options.projectConfigRoot !== undefined) args.push(joined("--project-config-root", options.projectConfigRoot))
   for (const dir of options.additionalDirectories ?? []) args.push(joined("--add-dir", dir))
 
-  if (mcpViaInitialize(options) || pluginsViaInitialize(options)) args.push("--await-initialize")
+  if (
+    mcpViaInitialize(options) || pluginsViaInitialize(options) || settingsViaInitialize(options) ||
+    managedSettingsViaInitialize(options)
+  ) args.push("--await-initialize")
   if (options.pluginDelivery !== "initialize") {
     for (const plugin of options.plugins ?? []) {
       args.push(joined(plugin.skipMcpDiscovery === true ? "--plugin-dir-no-mcp" : "--plugin-dir", plugin.path))
@@ -227,10 +262,12 @@ export const toCliArgs = (
   if (options.sessionId !== undefined) args.push(joined("--session-id", options.sessionId))
   if (options.persistSession === false) args.push("--no-session-persistence")
 
-  if (options.managedSettings !== undefined) {
+  if (settingsViaInitialize(options)) args.push("--initialize-fields=settings")
+  if (managedSettingsViaInitialize(options)) args.push("--managed-settings-in-initialize")
+  else if (options.managedSettings !== undefined) {
     args.push(...separate("--managed-settings", JSON.stringify(options.managedSettings)))
   }
-  const settings = settingsArgument(options)
+  const settings = settingsViaInitialize(options) ? undefined : settingsArgument(options)
   if (settings !== undefined) args.push(...separate("--settings", settings))
   for (const [name, value] of Object.entries(options.extraArgs ?? {})) {
     if (value === null) args.push(`--${name}`)
@@ -286,6 +323,8 @@ export const toInitializeFields = (options: Options): InitializeFields => {
   if (options.skills !== undefined && options.skills !== "all") fields.skills = options.skills
   if (mcpViaInitialize(options)) fields.mcpServers = externalMcpServers(options)!
   if (pluginsViaInitialize(options)) fields.plugins = options.plugins!
+  if (settingsViaInitialize(options)) fields.settings = inlineSettings(options)!
+  if (managedSettingsViaInitialize(options)) fields.managedSettings = options.managedSettings!
   return fields
 }
 

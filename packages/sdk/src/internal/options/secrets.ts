@@ -177,11 +177,22 @@ const MIN_ENV_SECRET = 8
 
 const bearerToken = /^\s*(?:Bearer|Basic|Token)\s+(\S+)\s*$/i
 
+/** The object of inline settings (an object, or a JSON string), `undefined` for a path or none. */
+const settingsObject = (settings: unknown): unknown => {
+  if (typeof settings !== "string") return settings
+  try {
+    return JSON.parse(settings)
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Every secret value the SDK knows for one CLI process: the values of
- * secret-looking variables of its environment, every MCP server's `headers`
- * (and the token inside `Bearer ...`) and secret-looking `env` values, and the
- * values the user listed in `secrets`.
+ * secret-looking variables of its environment and of the `env` blocks of its
+ * `settings` and `managedSettings` (which the CLI adds to its environment),
+ * every MCP server's `headers` (and the token inside `Bearer ...`) and
+ * secret-looking `env` values, and the values the user listed in `secrets`.
  *
  * @internal
  */
@@ -189,8 +200,10 @@ export const secretValues = (
   options: {
     readonly secrets?: ReadonlyArray<string> | undefined
     readonly mcpServers?: { readonly [name: string]: unknown } | undefined
+    readonly settings?: unknown
+    readonly managedSettings?: unknown
   },
-  processEnv: Readonly<Record<string, string>>
+  processEnv: Readonly<Record<string, string | undefined>>
 ): Array<string> => {
   const out: Array<string> = [...(options.secrets ?? [])]
   const fromEnv = (env: unknown) => {
@@ -200,6 +213,9 @@ export const secretValues = (
     }
   }
   fromEnv(processEnv)
+  for (const settings of [settingsObject(options.settings), options.managedSettings]) {
+    if (settings !== null && typeof settings === "object") fromEnv((settings as { readonly env?: unknown }).env)
+  }
   for (const server of Object.values(options.mcpServers ?? {})) {
     if (server === null || typeof server !== "object") continue
     const { env, headers } = server as { readonly env?: unknown; readonly headers?: unknown }

@@ -228,8 +228,11 @@ export const conflicts = (options: Options, permissionPromptTool: boolean): Read
   }
   if (options.extraArgs !== undefined) {
     const { extraArgs: _, ...typed } = options
+    // What the typed options put on the command line, and what they would with every delivery "argv".
+    const argv = { mcpServersDelivery: "argv", settingsDelivery: "argv", managedSettingsDelivery: "argv" } as const
     const taken = new Set(
-      toCliArgs(typed, { permissionPromptTool }).map(flagName).filter((name) => name !== undefined)
+      [...toCliArgs(typed, { permissionPromptTool }), ...toCliArgs({ ...typed, ...argv }, { permissionPromptTool })]
+        .map(flagName).filter((name) => name !== undefined)
     )
     for (const name of Object.keys(options.extraArgs)) {
       if (RESERVED_FLAGS[name] !== undefined) continue
