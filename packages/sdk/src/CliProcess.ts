@@ -19,6 +19,7 @@ import * as Stream from "effect/Stream"
 import { CliExitError, type ProtocolError } from "./ClaudeError.js"
 import * as CliSpawner from "./CliSpawner.js"
 import * as GuardedRun from "./internal/guardedRun.js"
+import * as HostWatchdog from "./internal/hostWatchdog.js"
 import * as LineFraming from "./internal/lineFraming.js"
 import * as ProcessTag from "./internal/processTag.js"
 import * as Redaction from "./internal/redaction.js"
@@ -241,6 +242,9 @@ export const make: (
         return Deferred.succeed(exited, status)
       })
     const exitCode = Effect.flatMap(proc.exit, recordExit)
+    // Until it is closed (this finalizer runs after the shutdown's), the CLI and what it starts die with this
+    // host, however the host ends (see hostWatchdog.ts).
+    yield* HostWatchdog.guard({ pid, tag, ownGroup, running: () => exitStatus === undefined })
 
     // stderr must always be drained: a full pipe blocks the child. `onStderr` gets whole lines, redacted:
     // a chunk can end in the middle of a secret, a line cannot. A line is held until it ends, so one that

@@ -67,3 +67,51 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
       assert.isFalse(isAlive(before))
     }))
 })
+
+// A pid whose process has exited and been reaped: no live process has it (until the kernel hands it out again).
+const reapedPid = Effect.async<number>((resume) => {
+  const child = ChildProcess.spawn("true", [], { stdio: "ignore" })
+  child.once("exit", () => resume(Effect.succeed(child.pid!)))
+})
+
+const awaitGone = (pids: ReadonlyArray<number>) =>
+  Effect.gen(function*() {
+    for (let waited = 0; waited < 2_000 && pids.some(isAlive); waited += 20) yield* Effect.sleep("20 millis")
+    for (const pid of pids) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
+  })
+
+describe.runIf(process.platform === "linux")("the sweep of what dead hosts left", () => {
+  it("a tag names its host: pid, start time, pid namespace, thread", () => {
+    const us = ProcessTag.host()
+    assert.strictEqual(us.start, ProcessTag.startTimeOf(process.pid))
+    assert.match(us.namespace, /^[1-9]\d*$/)
+    assert.deepStrictEqual(ProcessTag.hostOf(ProcessTag.make()), us)
+    assert.notStrictEqual(ProcessTag.make(), ProcessTag.make())
+    assert.isUndefined(ProcessTag.hostOf("12345-lq3x0-abcdefgh"), "a tag of another form names no host")
+  })
+
+  it.scopedLive(
+    "a process whose host is gone is killed, also when the host's pid belongs to another process now; a live host's and another namespace's are left",
+    () =>
+      Effect.gen(function*() {
+        const us = ProcessTag.host()
+        const reaped = yield* reapedPid
+        const hostGone = yield* startTagged(ProcessTag.hostPrefix({ ...us, pid: reaped }) + "a")
+        // This process's pid with another start time: the host that had it died, and the pid was handed out again.
+        const pidReused = yield* startTagged(
+          ProcessTag.hostPrefix({ ...us, start: String(Number(us.start) - 1) }) + "b"
+        )
+        const hostAlive = yield* startTagged(ProcessTag.make())
+        const otherNamespace = yield* startTagged(
+          ProcessTag.hostPrefix({ ...us, pid: reaped, namespace: String(Number(us.namespace) + 1) }) + "c"
+        )
+        const swept = ProcessTag.sweepOrphans()
+        assert.includeMembers([...swept], [hostGone, pidReused])
+        assert.notInclude(swept, hostAlive)
+        assert.notInclude(swept, otherNamespace)
+        yield* awaitGone([hostGone, pidReused])
+        assert.isTrue(isAlive(hostAlive))
+        assert.isTrue(isAlive(otherNamespace))
+      })
+  )
+})

@@ -6,6 +6,11 @@
  * each CLI process gets a variable with a value of its own, and whatever
  * still carries it after the CLI has gone is a leftover of that CLI.
  *
+ * The value starts with its host's identity (pid, start time, pid namespace,
+ * thread): what this host's watchdog looks for once the host has died, and
+ * what tells a later host's {@link sweepOrphans} that a process outlived
+ * its host, even when the host's pid has been reused since.
+ *
  * Where there is no `/proc` (macOS, Windows) nothing is found, and only the
  * process group is signalled.
  *
@@ -14,12 +19,101 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
+import { threadId } from "node:worker_threads"
 
 /** The variable that marks a CLI process and everything it starts. */
 export const variable = "CLAUDE_EFFECT_PROCESS_TAG"
 
-/** A new tag, unique to one CLI process. */
-export const make = (): string => `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`
+/**
+ * Who started a tagged process: a host's pid, its start time (clock ticks
+ * since boot, `/proc/<pid>/stat`), its pid namespace (`/proc/<pid>/ns/pid`)
+ * and the worker thread its SDK runs in. `"0"` where not known (no `/proc`).
+ *
+ * @internal
+ */
+export interface Host {
+  readonly pid: number
+  readonly start: string
+  readonly namespace: string
+  readonly thread: number
+}
+
+const readText = (path: string): string | undefined => {
+  try {
+    return Fs.readFileSync(path, "latin1")
+  } catch {
+    return undefined
+  }
+}
+
+// The fields of /proc/<pid>/stat after "(comm) ", whose comm may hold spaces and parentheses.
+const statFields = (pid: number | "self"): Array<string> | undefined => {
+  const stat = readText(`/proc/${pid}/stat`)
+  return stat === undefined ? undefined : stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+}
+
+/**
+ * The start time of a live process (not a zombie), as in {@link Host};
+ * `undefined` when there is no such process.
+ *
+ * @internal
+ */
+export const startTimeOf = (pid: number | "self"): string | undefined => {
+  const fields = statFields(pid)
+  // state is the 3rd field of stat, starttime the 22nd
+  return fields === undefined || fields[0] === "Z" ? undefined : fields[19]
+}
+
+const namespaceOf = (pid: number | "self"): string => {
+  try {
+    return /\[(\d+)\]/.exec(Fs.readlinkSync(`/proc/${pid}/ns/pid`))?.[1] ?? "0"
+  } catch {
+    return "0"
+  }
+}
+
+let self: Host | undefined
+
+/** This host (this process, this thread). @internal */
+export const host = (): Host =>
+  self ??= {
+    pid: process.pid,
+    start: (process.platform === "linux" ? startTimeOf("self") : undefined) ?? "0",
+    namespace: process.platform === "linux" ? namespaceOf("self") : "0",
+    thread: threadId
+  }
+
+/**
+ * What every tag of `of`'s CLIs starts with (the value of the variable, up
+ * to the part that is each CLI's own).
+ *
+ * @internal
+ */
+export const hostPrefix = (of: Host = host()): string => `${of.pid}.${of.start}.${of.namespace}.${of.thread}.`
+
+const TAG = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\.[0-9a-z]+$/
+
+/** The host a tag names; `undefined` for a value of another form. @internal */
+export const hostOf = (tag: string): Host | undefined => {
+  const match = TAG.exec(tag)
+  return match === null
+    ? undefined
+    : { pid: Number(match[1]), start: match[2], namespace: match[3], thread: Number(match[4]) }
+}
+
+/**
+ * What the environment of every process of this host's CLIs holds, where a
+ * scan of `/proc` finds them: the host's watchdog looks for it.
+ *
+ * @internal
+ */
+export const hostMarker = (): string | undefined =>
+  findsTagged() && procShowsOurNamespace() ? `${variable}=${hostPrefix()}` : undefined
+
+let made = 0
+
+/** A new tag, unique to one CLI process of this host. */
+export const make = (): string => hostPrefix() + (++made).toString(36) + Math.random().toString(36).slice(2, 8)
 
 /**
  * Sends `signal` to every live process (other than this one) whose
@@ -45,7 +139,7 @@ export const signalTagged = (
   window?: PidWindow | undefined
 ): Effect.Effect<ReadonlyArray<number>> =>
   Effect.flatMap(
-    signalNow(tag, signal, window),
+    Effect.sync(() => signalNow([tag], signal, window)),
     (pids) => pids.length === 0 ? Effect.succeed(pids) : Effect.as(awaitGone(pids), pids)
   )
 
@@ -71,12 +165,8 @@ export interface PidWindow {
 }
 
 const readNumber = (path: string): number | undefined => {
-  try {
-    const value = Number(Fs.readFileSync(path, "latin1").trim())
-    return Number.isSafeInteger(value) && value >= 0 ? value : undefined
-  } catch {
-    return undefined
-  }
+  const value = Number(readText(path)?.trim())
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined
 }
 
 let scans: boolean | undefined
@@ -156,47 +246,124 @@ const sinceWindow = (window: PidWindow): ((pid: number) => boolean) | undefined 
   return last >= first ? (pid) => pid >= first && pid <= last : (pid) => pid >= first || pid <= last
 }
 
+// Calls `visit` with the environment of each process (other than this one) it can read, whose pid `candidate`
+// accepts; the buffer is shared, valid during the call only. Nothing where the scan finds nothing (no /proc).
+const forEachEnviron = (
+  candidate: ((pid: number) => boolean) | undefined,
+  visit: (pid: number, environ: Buffer) => void
+): void => {
+  if (!findsTagged()) return
+  let entries: Array<string>
+  try {
+    entries = Fs.readdirSync("/proc")
+  } catch {
+    return
+  }
+  for (const entry of entries) {
+    const pid = Number(entry)
+    if (!Number.isInteger(pid) || pid === process.pid) continue
+    if (candidate !== undefined && !candidate(pid)) continue
+    const environ = readEnviron(`/proc/${entry}/environ`)
+    if (environ !== undefined) visit(pid, environ)
+  }
+}
+
+const trySignal = (pid: number, signal: NodeJS.Signals): boolean => {
+  try {
+    process.kill(pid, signal)
+    return true
+  } catch {
+    return false // gone in the meantime
+  }
+}
+
+// Sends `signal` to every process whose environment holds one of `tags`, now; the pids signalled.
 const signalNow = (
-  tag: string,
+  tags: ReadonlyArray<string>,
   signal: NodeJS.Signals,
   window: PidWindow | undefined
-): Effect.Effect<ReadonlyArray<number>> =>
-  Effect.sync(() => {
-    if (!findsTagged()) return []
-    let entries: Array<string>
-    try {
-      entries = Fs.readdirSync("/proc")
-    } catch {
-      return []
-    }
-    const candidate = window === undefined ? undefined : sinceWindow(window)
-    const needle = Buffer.from(`${variable}=${tag}\0`)
-    const signalled: Array<number> = []
-    for (const entry of entries) {
-      const pid = Number(entry)
-      if (!Number.isInteger(pid) || pid === process.pid) continue
-      if (candidate !== undefined && !candidate(pid)) continue
-      if (!environHolds(`/proc/${entry}/environ`, needle)) continue
-      try {
-        process.kill(pid, signal)
-        signalled.push(pid)
-      } catch {
-        // gone in the meantime
-      }
-    }
-    return signalled
+): Array<number> => {
+  const signalled: Array<number> = []
+  if (tags.length === 0) return signalled
+  const needles = tags.map((tag) => Buffer.from(`${variable}=${tag}\0`))
+  forEachEnviron(window === undefined ? undefined : sinceWindow(window), (pid, environ) => {
+    if (needles.some((needle) => environ.indexOf(needle) !== -1) && trySignal(pid, signal)) signalled.push(pid)
   })
+  return signalled
+}
+
+/**
+ * {@link signalTagged} for several tags at once, synchronously and without
+ * waiting for the processes to be gone: for a handler of the host's `exit`,
+ * where nothing asynchronous runs any more.
+ *
+ * @internal
+ */
+export const unsafeSignalTagged = (tags: ReadonlyArray<string>, signal: NodeJS.Signals): ReadonlyArray<number> =>
+  signalNow(tags, signal, undefined)
+
+const variablePrefix = Buffer.from(`${variable}=`)
+
+// The value of the variable in an environment, if it holds it (as a variable of its own, not inside another's value).
+const tagIn = (environ: Buffer): string | undefined => {
+  let at = environ.indexOf(variablePrefix)
+  while (at > 0 && environ[at - 1] !== 0) at = environ.indexOf(variablePrefix, at + 1)
+  if (at === -1) return undefined
+  const start = at + variablePrefix.length
+  const end = environ.indexOf(0, start)
+  return environ.toString("latin1", start, end === -1 ? environ.length : end)
+}
+
+const ownerOf = (pid: number): number | undefined => {
+  try {
+    return Fs.statSync(`/proc/${pid}`).uid
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Kills (SIGKILL) every process of this user that carries a tag whose host
+ * is gone: no live process has the host's pid, or the one that has it
+ * started at another time (the pid was reused). For what a host's watchdog
+ * could not stop (the watchdog died with its host). Tags of another pid
+ * namespace are left alone: their pids are not this namespace's. Reads the
+ * environment of every process once; the pids killed.
+ *
+ * @internal
+ */
+export const sweepOrphans = (): ReadonlyArray<number> => {
+  const killed: Array<number> = []
+  const us = host()
+  if (!findsTagged() || !procShowsOurNamespace() || us.namespace === "0") return killed
+  const uid = process.getuid?.()
+  const alive = new Map<string, boolean>()
+  forEachEnviron(undefined, (pid, environ) => {
+    const tag = tagIn(environ)
+    const of = tag === undefined ? undefined : hostOf(tag)
+    if (of === undefined || of.namespace !== us.namespace) return
+    const key = `${of.pid}.${of.start}`
+    let hostAlive = alive.get(key)
+    if (hostAlive === undefined) {
+      hostAlive = startTimeOf(of.pid) === of.start
+      alive.set(key, hostAlive)
+    }
+    if (hostAlive || ownerOf(pid) !== uid) return
+    if (trySignal(pid, "SIGKILL")) killed.push(pid)
+  })
+  return killed
+}
 
 // Grown to the largest environment read so far (an environment is bounded by the OS's argument limit).
 let environBuffer = Buffer.allocUnsafe(64 * 1024)
 
-/** Whether the environment file at `path` holds `needle`; false when it cannot be read (gone, another user's). */
-const environHolds = (path: string, needle: Buffer): boolean => {
+/** The environment file at `path`, in the shared buffer; `undefined` when it cannot be read (gone, another user's). */
+const readEnviron = (path: string): Buffer | undefined => {
   let fd: number
   try {
     fd = Fs.openSync(path, "r")
   } catch {
-    return false
+    return undefined
   }
   try {
     let length = 0
@@ -210,9 +377,9 @@ const environHolds = (path: string, needle: Buffer): boolean => {
       if (read === 0) break
       length += read
     }
-    return environBuffer.subarray(0, length).indexOf(needle) !== -1
+    return environBuffer.subarray(0, length)
   } catch {
-    return false
+    return undefined
   } finally {
     Fs.closeSync(fd)
   }
