@@ -1,5 +1,6 @@
 // Copies the marked regions of compiled source files into the code blocks of the guides, so that every
-// code block in docs/ (and the README) is code that `pnpm check` type-checks.
+// code block of the markdown we ship (the README, docs/, each package's README and docs/) is code that
+// `pnpm check` type-checks.
 //
 // In a guide, the line before a fenced code block names its source:
 //
@@ -11,9 +12,10 @@
 // In the source, the region is marked with `// #region deny` and `// #endregion`. Region markers nested
 // inside a region are left out of the copy; the copy is dedented.
 //
-//   node scripts/sync-guides.mjs                  rewrite docs/*.md and README.md
+//   node scripts/sync-guides.mjs                  rewrite every markdown file we ship (see markdownFiles)
 //   node scripts/sync-guides.mjs --check          exit 1, naming the blocks, when a guide is out of date
 //   node scripts/sync-guides.mjs [--check] FILE…  only these markdown files
+//   node scripts/sync-guides.mjs --list           print the markdown files, one a line
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import process from "node:process"
@@ -86,17 +88,30 @@ const syncMarkdown = (markdown, file) => {
   return { text: out.join("\n"), stale }
 }
 
-/** The markdown files with includes: docs/*.md and README.md. */
-const defaultFiles = () => [
-  ...Fs.readdirSync(Path.join(root, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`),
-  "README.md"
+const markdownIn = (dir) =>
+  Fs.existsSync(Path.join(root, dir))
+    ? Fs.readdirSync(Path.join(root, dir)).filter((name) => name.endsWith(".md")).sort().map((name) => `${dir}/${name}`)
+    : []
+
+/** The markdown files we ship: README.md, docs/*.md, and each package's README.md and docs/*.md. */
+const markdownFiles = () => [
+  "README.md",
+  ...markdownIn("docs"),
+  ...Fs.readdirSync(Path.join(root, "packages")).sort().flatMap((pkg) => [
+    ...(Fs.existsSync(Path.join(root, "packages", pkg, "README.md")) ? [`packages/${pkg}/README.md`] : []),
+    ...markdownIn(`packages/${pkg}/docs`)
+  ])
 ]
 
 const main = () => {
   const args = process.argv.slice(2)
+  if (args.includes("--list")) {
+    process.stdout.write(markdownFiles().map((file) => `${file}\n`).join(""))
+    return
+  }
   const check = args.includes("--check")
   const given = args.filter((arg) => !arg.startsWith("--"))
-  const files = given.length > 0 ? given : defaultFiles()
+  const files = given.length > 0 ? given : markdownFiles()
   const allStale = []
   for (const file of files) {
     const absolute = Path.resolve(root, file)

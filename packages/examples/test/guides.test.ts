@@ -1,20 +1,274 @@
 /**
- * The guides cannot rot: every TypeScript block in docs/ and the README is a
- * region of a file that `pnpm check` compiles, copied by
- * scripts/sync-guides.mjs, and this suite fails when a copy differs.
+ * The guides cannot rot. Every TypeScript block of the markdown we ship (the
+ * README, docs/, each package's README and docs/) is a region of a file that
+ * `pnpm check` compiles, copied by scripts/sync-guides.mjs; this suite fails
+ * when a copy differs, when what a guide shows does not compile on its own,
+ * when a guide imports a package no install line adds, when an install line
+ * misses a peer dependency of what it installs, and when a guide's source is
+ * neither run by a test nor listed below as compile-only.
  */
 import { assert, describe, it } from "@effect/vitest"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import ts from "typescript"
 
 const root = Path.resolve(import.meta.dirname, "../../..")
-const guides = Fs.readdirSync(Path.join(root, "docs")).filter((name) => name.endsWith(".md"))
-const markdownFiles = [...guides.map((name) => `docs/${name}`), "README.md"]
 
 const sync = (...args: Array<string>) =>
   ChildProcess.spawnSync(process.execPath, ["scripts/sync-guides.mjs", ...args], { cwd: root, encoding: "utf8" })
+
+/** The markdown files we ship, as the sync script lists them. */
+const markdownFiles = sync("--list").stdout.trim().split("\n")
+const guides = Fs.readdirSync(Path.join(root, "docs")).filter((name) => name.endsWith(".md"))
+
+interface Block {
+  readonly file: string
+  /** 1-based line of the opening fence. */
+  readonly line: number
+  readonly language: string
+  readonly include?: { readonly source: string; readonly region: string } | undefined
+  readonly code: string
+}
+
+const blocksOf = (file: string): ReadonlyArray<Block> => {
+  const lines = Fs.readFileSync(Path.join(root, file), "utf8").split("\n")
+  const blocks: Array<Block> = []
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*$/.exec(lines[i]!)
+    if (open === null) continue
+    const close = lines.findIndex((line, j) => j > i && line.startsWith("```"))
+    const marker = /^<!-- include: (\S+?)#([\w-]+) -->$/.exec(lines[i - 1] ?? "")
+    blocks.push({
+      file,
+      line: i + 1,
+      language: open[1]!,
+      include: marker === null ? undefined : { source: marker[1]!, region: marker[2]! },
+      code: lines.slice(i + 1, close).join("\n")
+    })
+    i = close
+  }
+  return blocks
+}
+
+const isTypeScript = (block: Block) => ["ts", "typescript", "tsx"].includes(block.language)
+
+// -------------------------------------------------------------------------------------------------
+// What a guide shows, as one module
+// -------------------------------------------------------------------------------------------------
+
+/** Blocks shown as a line of a larger program the text describes, and left out of the compile check. */
+const fragments: Readonly<Record<string, string>> = {
+  "packages/sdk/test/fixtures/hook-command-program.ts#platform":
+    "the hook program of the block before, in its platform variant; lockGuard stands for any layer that needs FileSystem"
+}
+
+/**
+ * The TypeScript blocks of a guide as one module: their imports merged (the same name from the same
+ * module once), every other statement as it is, each block headed by a comment naming where it is.
+ */
+const shownModule = (file: string): string | undefined => {
+  const shown = blocksOf(file).filter(isTypeScript)
+  if (shown.length === 0) return undefined
+  // each source's regions in the source's order (what compiles there compiles here), sources as they first appear
+  const sources = [...new Set(shown.map((block) => block.include?.source ?? file))]
+  const position = (block: Block) =>
+    block.include === undefined
+      ? block.line
+      : Fs.readFileSync(Path.join(root, block.include.source), "utf8").split("\n")
+        .findIndex((line) => new RegExp(`^\\s*// #region\\s+${block.include!.region}\\s*$`).test(line))
+  const blocks = sources.flatMap((source) =>
+    shown.filter((block) => (block.include?.source ?? file) === source).sort((a, b) => position(a) - position(b))
+  )
+  const imports = new Map<string, { named: Set<string>; namespaces: Set<string>; defaults: Set<string> }>()
+  const body: Array<string> = []
+  const seen = new Set<string>()
+  for (const block of blocks) {
+    const key = block.include === undefined ? `${block.line}` : `${block.include.source}#${block.include.region}`
+    if (seen.has(key) || fragments[key] !== undefined) continue
+    seen.add(key)
+    body.push(`// ${file}:${block.line} (${key})`)
+    const source = ts.createSourceFile("block.ts", block.code, ts.ScriptTarget.Latest, true)
+    for (const statement of source.statements) {
+      if (!ts.isImportDeclaration(statement) || statement.importClause === undefined) {
+        body.push(statement.getFullText(source).replace(/^\n+/, ""))
+        continue
+      }
+      const specifier = (statement.moduleSpecifier as ts.StringLiteral).text
+      const entry = imports.get(specifier) ?? { named: new Set(), namespaces: new Set(), defaults: new Set() }
+      imports.set(specifier, entry)
+      const clause = statement.importClause
+      const typeOnly = clause.isTypeOnly ? "type " : ""
+      if (clause.name !== undefined) entry.defaults.add(clause.name.text)
+      const bindings = clause.namedBindings
+      if (bindings !== undefined && ts.isNamespaceImport(bindings)) {
+        entry.namespaces.add(`${typeOnly}* as ${bindings.name.text}`)
+      }
+      if (bindings !== undefined && ts.isNamedImports(bindings)) {
+        for (const element of bindings.elements) {
+          const name = element.propertyName === undefined
+            ? element.name.text
+            : `${element.propertyName.text} as ${element.name.text}`
+          entry.named.add(`${typeOnly || (element.isTypeOnly ? "type " : "")}${name}`)
+        }
+      }
+    }
+  }
+  const importLines = [...imports].flatMap(([specifier, { defaults, named, namespaces }]) => {
+    // a name imported as a value and as a type: the value import covers both
+    const names = [...named].filter((name) => !(name.startsWith("type ") && named.has(name.slice(5))))
+    return [
+      ...[...defaults].map((name) => `import ${name} from "${specifier}"`),
+      ...[...namespaces].map((ns) =>
+        `import ${ns.startsWith("type ") ? `type ${ns.slice(5)}` : ns} from "${specifier}"`
+      ),
+      ...(names.length > 0 ? [`import { ${names.join(", ")} } from "${specifier}"`] : [])
+    ]
+  })
+  return [...importLines, "", ...body, "export {}", ""].join("\n")
+}
+
+/** Type-checks the modules (virtual files in packages/examples/src) and returns their errors, by file. */
+const typeCheck = (modules: ReadonlyMap<string, string>): Map<string, Array<string>> => {
+  const config = ts.readConfigFile(Path.join(root, "tsconfig.base.json"), ts.sys.readFile).config
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root)
+  const compilerOptions: ts.CompilerOptions = {
+    ...options,
+    noEmit: true,
+    composite: false,
+    incremental: false,
+    declaration: false,
+    declarationMap: false,
+    sourceMap: false,
+    // a guide may show a value it does not use again
+    noUnusedLocals: false
+  }
+  delete compilerOptions.tsBuildInfoFile
+  const host = ts.createCompilerHost(compilerOptions)
+  const { fileExists, getSourceFile, readFile } = host
+  host.fileExists = (name) => modules.has(name) || fileExists(name)
+  host.readFile = (name) => modules.get(name) ?? readFile(name)
+  host.getSourceFile = (name, language, ...rest) => {
+    const text = modules.get(name)
+    return text !== undefined ? ts.createSourceFile(name, text, language, true) : getSourceFile(name, language, ...rest)
+  }
+  const program = ts.createProgram([...modules.keys()], compilerOptions, host)
+  const errors = new Map<string, Array<string>>()
+  for (const name of modules.keys()) {
+    const sourceFile = program.getSourceFile(name)!
+    const diagnostics = [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]
+    const lines = modules.get(name)!.split("\n")
+    errors.set(
+      name,
+      diagnostics.map((diagnostic) => {
+        const line = diagnostic.start === undefined
+          ? 0
+          : sourceFile.getLineAndCharacterOfPosition(diagnostic.start).line
+        // the block it is in: the nearest heading comment above
+        const heading = lines.slice(0, line + 1).reverse().find((l) => l.startsWith("// ") && l.includes(".md:"))
+        return `${heading?.slice(3) ?? "imports"}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`
+      })
+    )
+  }
+  return errors
+}
+
+// -------------------------------------------------------------------------------------------------
+// Install lines and peer dependencies
+// -------------------------------------------------------------------------------------------------
+
+/** A package of an install line: its name, and the version range after `@`, if any. */
+interface Spec {
+  readonly name: string
+  readonly range: string | undefined
+}
+
+/** The packages of each `npm install` line of the shell blocks in `text`. */
+const installSpecs = (text: string): ReadonlyArray<ReadonlyArray<Spec>> =>
+  text.split(/^\s*```sh\s*$/m).slice(1).map((rest) => rest.split(/^\s*```\s*$/m)[0]!)
+    .flatMap((block) => block.replace(/\\\n/g, " ").split("\n"))
+    .map((line) => line.replace(/#.*$/, "").trim())
+    .filter((line) => /^npm install\b/.test(line))
+    .map((line) =>
+      line.split(/\s+/).slice(2).filter((word) => !word.startsWith("-")).map((word) => {
+        const at = word.indexOf("@", 1)
+        return at === -1 ? { name: word, range: undefined } : { name: word.slice(0, at), range: word.slice(at + 1) }
+      })
+    )
+
+const installLines = (text: string): ReadonlyArray<ReadonlyArray<string>> =>
+  installSpecs(text).map((line) => line.map((spec) => spec.name))
+
+const readme = Fs.readFileSync(Path.join(root, "README.md"), "utf8")
+const installSection = readme.slice(
+  readme.indexOf("\n## Install"),
+  readme.indexOf("\n## ", readme.indexOf("\n## Install") + 1)
+)
+const readmeInstallLines = installLines(installSection)
+
+const packageName = (specifier: string): string | undefined =>
+  specifier.startsWith(".") || specifier.startsWith("node:")
+    ? undefined
+    : specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/")
+
+/** Where `name` is installed in the workspace (the examples package depends on everything the guides use). */
+const packageDirectory = (name: string): string => {
+  for (const dir of [Path.join(root, "packages/examples/node_modules", name), Path.join(root, "node_modules", name)]) {
+    if (Fs.existsSync(Path.join(dir, "package.json"))) return Fs.realpathSync(dir)
+  }
+  throw new Error(`${name} is not installed in the workspace`)
+}
+
+const workspaceManifest = (name: string) =>
+  JSON.parse(Fs.readFileSync(Path.join(root, "packages", name.slice("@claude-effect/".length), "package.json"), "utf8"))
+
+/**
+ * The peer dependencies a package of ours needs (not the optional ones), and those of the packages of
+ * ours it depends on. (Not the peers of Effect's packages: `@effect/platform-node` names
+ * `@effect/cluster` as a peer, which npm installs by itself and nobody lists.)
+ */
+const requiredPeers = (name: string, out = new Set<string>()): Set<string> => {
+  const manifest = workspaceManifest(name)
+  const peers = Object.keys(manifest.peerDependencies ?? {}).filter((peer) =>
+    manifest.peerDependenciesMeta?.[peer]?.optional !== true
+  )
+  for (const peer of peers) out.add(peer)
+  for (const ours of [...peers, ...Object.keys(manifest.dependencies ?? {})]) {
+    if (ours.startsWith("@claude-effect/") && !out.has(`visited:${ours}`)) {
+      out.add(`visited:${ours}`)
+      requiredPeers(ours, out)
+    }
+  }
+  return out
+}
+
+const peersOf = (name: string) => [...requiredPeers(name)].filter((peer) => !peer.startsWith("visited:"))
+
+// -------------------------------------------------------------------------------------------------
+// Which guide sources run
+// -------------------------------------------------------------------------------------------------
+
+/**
+ * Guide sources no test runs, and why. Every other source a guide includes is a test itself
+ * (`*.test.ts`) or is run by a test of this package (named in it).
+ */
+const compileOnly: Readonly<Record<string, string>> = {
+  "packages/examples/src/guides/testkit-readme-properties.ts": "two properties the README shows failing for a naive " +
+    "guard; packages/testkit/test/GuardPolicy.test.ts runs them against a complete one",
+  "packages/examples/src/guides/cluster.ts": "runner and client layers at fixed addresses (10.0.0.5) and paths " +
+    "(/var/lib/agents); the cluster example test runs the same layers on 127.0.0.1",
+  "packages/examples/src/guides/session-store.ts":
+    "its layers name a file in the working directory and DATABASE_URL; " +
+    "the sql package's tests run the same store on SQLite and PostgreSQL"
+}
+
+/** The text of every test file of this package. */
+const testSources = () => {
+  const dir = Path.join(root, "packages/examples/test")
+  return (Fs.readdirSync(dir, { recursive: true }) as Array<string>).filter((name) => name.endsWith(".test.ts"))
+    .map((name) => Fs.readFileSync(Path.join(dir, name), "utf8")).join("\n")
+}
 
 describe("guides", () => {
   it("every included code block equals its source region (run `node scripts/sync-guides.mjs` to fix)", () => {
@@ -22,17 +276,119 @@ describe("guides", () => {
     assert.strictEqual(result.status, 0, result.stderr)
   })
 
+  it("the markdown we ship: the README, docs/, every package's README and docs/", () => {
+    assert.includeMembers(markdownFiles, [
+      "README.md",
+      ...guides.map((guide) => `docs/${guide}`),
+      "packages/sdk/README.md",
+      "packages/sdk/docs/command-hooks.md",
+      "packages/testkit/README.md",
+      "packages/ai/README.md",
+      "packages/sql/README.md",
+      "packages/cluster/README.md"
+    ])
+  })
+
   it("every TypeScript code block is included from a compiled file", () => {
     for (const file of markdownFiles) {
-      const lines = Fs.readFileSync(Path.join(root, file), "utf8").split("\n")
-      let inBlock = false
-      lines.forEach((line, index) => {
-        if (!line.startsWith("```")) return
-        if (!inBlock && /^```(ts|typescript|tsx)\s*$/.test(line)) {
-          assert.match(lines[index - 1] ?? "", /^<!-- include: \S+#[\w-]+ -->$/, `${file}:${index + 1}`)
+      for (const block of blocksOf(file).filter(isTypeScript)) {
+        assert.isDefined(block.include, `${file}:${block.line} is not included from a compiled file`)
+      }
+    }
+  })
+
+  it(
+    "what each guide shows compiles on its own: everything a block uses is imported or defined in a block shown",
+    () => {
+      const modules = new Map<string, string>()
+      for (const file of markdownFiles) {
+        const module = shownModule(file)
+        if (module !== undefined) {
+          modules.set(Path.join(root, "packages/examples/src", `__shown__${file.replace(/[/.]/g, "_")}.ts`), module)
         }
-        inBlock = !inBlock
-      })
+      }
+      assert.isAbove(modules.size, 15)
+      const failures = [...typeCheck(modules)].flatMap(([, errors]) => errors)
+      assert.deepStrictEqual(failures, [])
+    },
+    180_000
+  )
+
+  it("every package a guide imports is in an install line: the README's Install section or the guide's own", () => {
+    for (const file of markdownFiles) {
+      const installed = new Set(
+        [...readmeInstallLines, ...installLines(Fs.readFileSync(Path.join(root, file), "utf8"))].flat()
+      )
+      for (const block of blocksOf(file).filter(isTypeScript)) {
+        const source = ts.createSourceFile("block.ts", block.code, ts.ScriptTarget.Latest, true)
+        for (const statement of source.statements) {
+          if (!ts.isImportDeclaration(statement)) continue
+          const name = packageName((statement.moduleSpecifier as ts.StringLiteral).text)
+          if (name !== undefined) {
+            assert.isTrue(installed.has(name), `${file}:${block.line} imports ${name}, which no install line adds`)
+          }
+        }
+      }
+    }
+  })
+
+  it("every install line lists the peer dependencies of what it installs (with the README's SDK line)", () => {
+    const sdkLine = readmeInstallLines.find((line) => line.includes("@claude-effect/sdk"))!
+    assert.includeMembers([...sdkLine], ["@claude-effect/sdk", ...peersOf("@claude-effect/sdk")])
+    const lines = markdownFiles.flatMap((file) =>
+      installLines(Fs.readFileSync(Path.join(root, file), "utf8")).map((line) => [file, line] as const)
+    )
+    assert.isAbove(lines.length, 6)
+    for (const [file, line] of lines) {
+      const listed = new Set([...sdkLine, ...line])
+      for (const name of line.filter((name) => name.startsWith("@claude-effect/"))) {
+        for (const peer of peersOf(name)) {
+          assert.isTrue(listed.has(peer), `${file}: "npm install ${line.join(" ")}" lacks ${peer}, a peer of ${name}`)
+        }
+      }
+    }
+  })
+
+  it("every Effect package of an install line names its major (npm's latest is Effect 4), the one installed here", () => {
+    for (const file of markdownFiles) {
+      for (const line of installSpecs(Fs.readFileSync(Path.join(root, file), "utf8"))) {
+        for (const { name, range } of line) {
+          if (name !== "effect" && !name.startsWith("@effect/") && name !== "vitest") continue
+          assert.isDefined(range, `${file}: ${name} has no version: npm would install its latest`)
+          const version = JSON.parse(
+            Fs.readFileSync(Path.join(packageDirectory(name), "package.json"), "utf8")
+          ).version as string
+          assert.isTrue(version.startsWith(`${range}.`), `${file}: ${name}@${range}, but ${version} is what runs here`)
+        }
+      }
+    }
+  })
+
+  it("the README's cluster lines: one machine on SQLite, several on PostgreSQL, each with the cluster's peers", () => {
+    const cluster = readmeInstallLines.filter((line) => line.includes("@claude-effect/cluster"))
+    assert.strictEqual(cluster.length, 2)
+    assert.include(cluster[0], "@effect/sql-sqlite-node")
+    assert.include(cluster[1], "@effect/sql-pg")
+    assert.notInclude(cluster[1], "@effect/sql-sqlite-node")
+    for (const line of cluster) assert.includeMembers([...line], peersOf("@claude-effect/cluster"))
+  })
+
+  it("every guide source is run by a test, or says why not", () => {
+    const tests = testSources()
+    const sources = new Set(
+      markdownFiles.flatMap((file) => blocksOf(file).flatMap((block) => block.include?.source ?? []))
+    )
+    for (const source of sources) {
+      if (source.endsWith(".test.ts") || compileOnly[source] !== undefined) continue
+      if (source.startsWith("packages/examples/src/")) {
+        // imported (guides/x.js), or run as a file (src/guides/x.ts)
+        const module = source.slice("packages/examples/src/".length).replace(/\.ts$/, "")
+        assert.match(
+          tests,
+          new RegExp(`${module.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.(js|ts)\\b`),
+          `${source}: no test of packages/examples/test runs it`
+        )
+      }
     }
   })
 
@@ -69,8 +425,15 @@ describe("guides", () => {
     }
   })
 
+  it("a block that uses what no shown block defines does not compile on its own", () => {
+    const dir = Path.join(root, "packages/examples/src")
+    const module =
+      "import { Effect } from \"effect\"\nconst program = Effect.provide(Effect.void, OrdersLive)\nexport {}\n"
+    const errors = typeCheck(new Map([[Path.join(dir, "__shown__probe.ts"), module]]))
+    assert.match(errors.get(Path.join(dir, "__shown__probe.ts"))!.join("\n"), /Cannot find name 'OrdersLive'/)
+  }, 120_000)
+
   it("the README's reading list links every guide", () => {
-    const readme = Fs.readFileSync(Path.join(root, "README.md"), "utf8")
     for (const guide of guides) assert.include(readme, `](docs/${guide})`, guide)
   })
 })

@@ -1,11 +1,11 @@
 /**
  * The published packages, installed as a user installs them: `pnpm build`,
- * `pnpm pack` of `@claude-effect/sdk`, `@claude-effect/testkit` and
- * `@claude-effect/ai`, then `npm install` of the tarballs into a fresh
- * project in the temp directory, outside this workspace, with `effect`,
- * `@effect/platform`, `@effect/platform-node` and `@effect/ai` (and its
- * peers) at the supported versions. There, the fixtures in `install/` are
- * type-checked by `tsc` and run:
+ * `pnpm pack` of every `@claude-effect/*` package the README's Install
+ * section names, then `npm install` into a fresh project in the temp
+ * directory, outside this workspace, of exactly what those install lines
+ * name (the tarballs for our packages, the others with the version ranges
+ * written there). There, the fixtures in `install/` are type-checked by
+ * `tsc` and run:
  * - a program with a PreToolUse deny hook and a permission gate against the
  *   testkit's scripted model on the real CLI that came with the SDK: the
  *   denied file does not exist, the allowed one does;
@@ -96,15 +96,35 @@ const installed = (name: string): string =>
       "utf8"
     )
   ).version
-const installedIn = (pkg: string, name: string): string =>
-  JSON.parse(
-    Fs.readFileSync(
-      Path.join(Fs.realpathSync(Path.join(root, "packages", pkg, "node_modules", ...name.split("/"))), "package.json"),
-      "utf8"
-    )
-  ).version
 const installedAtRoot = (name: string): string =>
   JSON.parse(Fs.readFileSync(Path.join(root, "node_modules", ...name.split("/"), "package.json"), "utf8")).version
+
+/**
+ * The packages of the README's install lines (its Install section), each once, as written there
+ * (`effect@3`); a package named twice must be named alike.
+ */
+const readmeInstall = (): ReadonlyArray<{ readonly name: string; readonly spec: string }> => {
+  const readme = Fs.readFileSync(Path.join(root, "README.md"), "utf8")
+  const start = readme.indexOf("\n## Install")
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1))
+  const specs = new Map<string, string>()
+  for (const block of section.split(/^```sh\s*$/m).slice(1).map((rest) => rest.split(/^```\s*$/m)[0]!)) {
+    for (const line of block.replace(/\\\n/g, " ").split("\n").map((l) => l.replace(/#.*$/, "").trim())) {
+      if (!/^npm install\b/.test(line)) continue
+      for (const spec of line.split(/\s+/).slice(2).filter((word) => !word.startsWith("-"))) {
+        const at = spec.indexOf("@", 1)
+        const name = at === -1 ? spec : spec.slice(0, at)
+        assert.strictEqual(
+          specs.get(name) ?? spec,
+          spec,
+          `README.md names ${name} as ${specs.get(name)} and as ${spec}`
+        )
+        specs.set(name, spec)
+      }
+    }
+  }
+  return [...specs].map(([name, spec]) => ({ name, spec }))
+}
 
 // What README.md tells users to add to an ESM bundle.
 const requireBanner = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);"
@@ -116,31 +136,22 @@ describe("installed from the packed tarballs, outside the workspace", () => {
   beforeAll(async () => {
     packs = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-packs-"))
     project = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-install-")))
+    const readme = readmeInstall()
+    const ours = readme.filter(({ name }) => name.startsWith("@claude-effect/")).map(({ name }) => name).sort()
+    assert.includeMembers(ours, ["@claude-effect/sdk", "@claude-effect/testkit", "@claude-effect/ai"])
     await Effect.runPromise(Effect.gen(function*() {
       yield* succeed("npx", [...PNPM, "build"], { cwd: root, timeout: Duration.minutes(5) })
       // prepack builds too: a pack can never ship an unbuilt package.
       yield* succeed(
         "npx",
-        [
-          ...PNPM,
-          "--filter",
-          "@claude-effect/sdk",
-          "--filter",
-          "@claude-effect/testkit",
-          "--filter",
-          "@claude-effect/ai",
-          "pack",
-          "--pack-destination",
-          packs
-        ],
+        [...PNPM, ...ours.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", packs],
         { cwd: root, timeout: Duration.minutes(5) }
       )
       const tarballs = Fs.readdirSync(packs).filter((file) => file.endsWith(".tgz")).sort()
-      assert.deepStrictEqual(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, "")), [
-        "claude-effect-ai",
-        "claude-effect-sdk",
-        "claude-effect-testkit"
-      ])
+      assert.deepStrictEqual(
+        tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, "")),
+        ours.map((name) => name.replace("@", "").replace("/", "-"))
+      )
 
       Fs.writeFileSync(
         Path.join(project, "package.json"),
@@ -187,15 +198,10 @@ describe("installed from the packed tarballs, outside the workspace", () => {
         "--no-fund",
         "--prefer-offline",
         "--loglevel=error",
+        // what the README's install lines name, as written there, our packages from their tarballs
         ...tarballs.map((file) => Path.join(packs, file)),
-        `effect@${installed("effect")}`,
-        `@effect/platform@${installed("@effect/platform")}`,
-        `@effect/platform-node@${installed("@effect/platform-node")}`,
-        `@effect/ai@${installedIn("ai", "@effect/ai")}`,
-        `@effect/experimental@${installedIn("ai", "@effect/experimental")}`,
-        `@effect/rpc@${installedIn("ai", "@effect/rpc")}`,
-        `@effect/vitest@${installedAtRoot("@effect/vitest")}`,
-        `vitest@${installedAtRoot("vitest")}`,
+        ...readme.filter(({ name }) => !name.startsWith("@claude-effect/")).map(({ spec }) => spec),
+        // what this test needs besides
         `typescript@${installedAtRoot("typescript")}`,
         `@types/node@${installedAtRoot("@types/node")}`,
         "esbuild@0.28.2"

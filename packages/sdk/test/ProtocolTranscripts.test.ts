@@ -3,6 +3,11 @@
  * codec: stdout lines decode to the member their type / subtype names and
  * round-trip unchanged; stdin lines likewise, except the ones written on
  * purpose to see how the CLI copes with bad input.
+ *
+ * The transcripts are the repository's own (test/fixtures/transcripts/),
+ * captured from the pinned CLI against the testkit's ScriptedModel by
+ * test/scripts/capture-transcripts.ts (`pnpm capture-transcripts`). Without
+ * them the suite fails: it never skips.
  */
 import * as Protocol from "@claude-effect/sdk/Protocol"
 import { assert, describe, it } from "@effect/vitest"
@@ -11,7 +16,7 @@ import * as Schema from "effect/Schema"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 
-const transcriptsDir = process.env.CLAUDE_EFFECT_TRANSCRIPTS ?? "/work/shared/protocol/transcripts"
+const transcriptsDir = Path.join(import.meta.dirname, "fixtures", "transcripts")
 
 interface Entry {
   readonly file: string
@@ -19,15 +24,43 @@ interface Entry {
   readonly dir: string
   readonly msg?: unknown
   readonly raw?: string
-  readonly truncated?: string
+  /** A line written once in the file named (`file:line`) and the same here: the initialize response. */
+  readonly same_as?: string
 }
 
-const loadEntries = (): ReadonlyArray<Entry> =>
-  Fs.readdirSync(transcriptsDir).filter((name) => name.endsWith(".jsonl")).sort().flatMap((file) =>
-    Fs.readFileSync(Path.join(transcriptsDir, file), "utf8").split("\n").flatMap((text, index) =>
-      text.length === 0 ? [] : [{ file, index, ...JSON.parse(text) } as Entry]
+const transcriptFiles = (): ReadonlyArray<string> => {
+  if (!Fs.existsSync(transcriptsDir)) {
+    throw new Error(
+      `no transcripts at ${transcriptsDir}: capture them with \`pnpm capture-transcripts\` (packages/sdk)`
     )
+  }
+  const files = Fs.readdirSync(transcriptsDir).filter((name) => name.endsWith(".jsonl")).sort()
+  if (files.length === 0) {
+    throw new Error(`${transcriptsDir} has no .jsonl transcript: capture them with \`pnpm capture-transcripts\``)
+  }
+  return files
+}
+
+/** Every line of every transcript; a `same_as` line gets the message of the line it names. */
+const loadEntries = (): ReadonlyArray<Entry> => {
+  const byPlace = new Map<string, Entry>()
+  const entries = transcriptFiles().flatMap((file) =>
+    Fs.readFileSync(Path.join(transcriptsDir, file), "utf8").split("\n").flatMap((text, index) => {
+      if (text.length === 0) return []
+      const entry = { file, index, ...JSON.parse(text) } as Entry
+      byPlace.set(`${file}:${index + 1}`, entry)
+      return [entry]
+    })
   )
+  return entries.map((entry) => {
+    if (entry.same_as === undefined) return entry
+    const original = byPlace.get(entry.same_as)
+    if (original?.msg === undefined) {
+      throw new Error(`${entry.file}:${entry.index + 1}: same_as ${entry.same_as} names no message`)
+    }
+    return { ...entry, msg: original.msg }
+  })
+}
 
 type AnySchema = Schema.Schema<any, any, never>
 
@@ -76,7 +109,8 @@ const resultMembers: Readonly<Record<string, AnySchema>> = {
 const inboundRequestMembers: Readonly<Record<string, AnySchema>> = {
   hook_callback: Protocol.HookCallbackRequest,
   can_use_tool: Protocol.CanUseToolRequest,
-  mcp_message: Protocol.McpMessageRequest
+  mcp_message: Protocol.McpMessageRequest,
+  elicitation: Protocol.ElicitationRequest
 }
 
 type Json = { readonly [key: string]: any }
@@ -114,17 +148,75 @@ const rawStdinAccepted: ReadonlyArray<string> = [
   "{\"type\":\"control_response\",\"response\":{\"subtype\":\"success\",\"request_id\":\"no-such-request\",\"response\":{}}}"
 ]
 
-const describeIfPresent = Fs.existsSync(transcriptsDir) ? describe : describe.skip
-
-describeIfPresent("Protocol against the transcripts of the real CLI", () => {
+describe("Protocol against the transcripts of the real CLI", () => {
   const entries = loadEntries()
   const stdout = entries.filter((entry) => entry.dir === "cli->sdk" && "msg" in entry)
   const stdin = entries.filter((entry) => entry.dir === "sdk->cli" && "msg" in entry)
   const where = (entry: Entry) => `${entry.file}:${entry.index + 1}`
 
   it("has lines to check", () => {
+    assert.isAbove(transcriptFiles().length, 150)
     assert.isAbove(stdout.length, 1_000)
     assert.isAbove(stdin.length, 300)
+  })
+
+  it("covers every kind of line the survey of the CLI saw, and more", () => {
+    const seen = (lines: ReadonlyArray<Entry>, kind: (message: Json) => string | undefined) =>
+      new Set(lines.flatMap((entry) => kind(entry.msg as Json) ?? []))
+    const requestOf = (message: Json) => message.type === "control_request" ? message.request : undefined
+    assert.includeMembers([...seen(stdout, (m) => m.type)], [
+      "assistant",
+      "user",
+      "result",
+      "system",
+      "stream_event",
+      "tool_progress",
+      "command_lifecycle",
+      "control_request",
+      "control_response",
+      "control_cancel_request"
+    ])
+    assert.includeMembers([...seen(stdout, (m) => m.type === "system" ? m.subtype : undefined)], [
+      "init",
+      "status",
+      "api_retry",
+      "compact_boundary",
+      "informational",
+      "notification",
+      "permission_denied",
+      "hook_started",
+      "hook_response",
+      "task_started",
+      "task_updated",
+      "task_notification",
+      "background_tasks_changed",
+      "session_state_changed",
+      "session_title_changed",
+      "thinking_tokens"
+    ])
+    assert.includeMembers([...seen(stdout, (m) => m.type === "result" ? m.subtype : undefined)], [
+      "success",
+      "error_during_execution",
+      "error_max_turns",
+      "error_max_budget_usd"
+    ])
+    assert.includeMembers([...seen(stdout, (m) => requestOf(m)?.input?.hook_event_name)], [
+      "PreToolUse",
+      "PostToolUse",
+      "PostToolUseFailure",
+      "PostToolBatch",
+      "PermissionRequest",
+      "UserPromptSubmit",
+      "Stop",
+      "SubagentStart",
+      "SubagentStop",
+      "PreCompact",
+      "PostCompact",
+      "InstructionsLoaded",
+      "SessionEnd"
+    ])
+    // every control request the SDK sends, and some the CLI does not know
+    assert.isAtLeast(seen(stdin, (m) => requestOf(m)?.subtype).size, 40)
   })
 
   it("decodes every stdout line to the member its type names, and back to the same JSON", () => {
@@ -234,7 +326,8 @@ describeIfPresent("Protocol against the transcripts of the real CLI", () => {
     let refused = 0
     for (const entry of stdout) {
       const text = JSON.stringify(entry.msg)
-      if (text.length > 20_000) continue
+      // a line written once and referred to elsewhere is mutated once
+      if (text.length > 20_000 || entry.same_as !== undefined) continue
       const nodes = nodesOf(entry.msg, [], [])
       for (let i = 0; i < 4; i++) {
         const mutated = mutate(entry.msg, nodes[random(nodes.length)])

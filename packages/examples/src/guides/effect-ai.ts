@@ -2,17 +2,16 @@
  * The code of docs/effect-ai.md. Each `#region` is copied into the guide by
  * scripts/sync-guides.mjs; `pnpm check` type-checks this file — in
  * particular the one provider-agnostic program, run on Claude Code and on
- * Anthropic's API.
+ * Anthropic's API — and test/guides-effect-ai.test.ts runs it. A block's own
+ * imports are in its region.
  */
 // #region imports
-import { ClaudeCodeAiError, ClaudeCodeChat, ClaudeCodeLanguageModel, ClaudeCodeTool } from "@claude-effect/ai"
-import { ClaudeCode, type ClaudeError, HookLayer, HookResult } from "@claude-effect/sdk"
-import { ScriptedModel } from "@claude-effect/testkit"
+import { ClaudeCodeLanguageModel } from "@claude-effect/ai"
+import { ClaudeCode, type ClaudeError } from "@claude-effect/sdk"
 import type { AiError } from "@effect/ai"
 import { LanguageModel, Tool, Toolkit } from "@effect/ai"
-import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
-import { NodeContext, NodeHttpClient } from "@effect/platform-node"
-import { Config, type ConfigError, Console, Context, Effect, Layer, Schema, Stream } from "effect"
+import { NodeContext } from "@effect/platform-node"
+import { Console, Context, Effect, Layer, Schema, Stream } from "effect"
 // #endregion
 
 // #region agnostic
@@ -44,11 +43,12 @@ const answer = (question: string): Effect.Effect<string, AiError.AiError, Langua
     Effect.map((response) => response.text),
     Effect.provide(SupportLive)
   )
-// #endregion
 
+// The application's Orders: A-1001 has shipped; any other id is unknown.
 const OrdersLive = Layer.succeed(Orders, {
-  status: (id: string) => id === "A-1001" ? Effect.succeed("shipped" as const) : Effect.fail(new UnknownOrder({ id }))
+  status: (id) => id === "A-1001" ? Effect.succeed("shipped" as const) : Effect.fail(new UnknownOrder({ id }))
 })
+// #endregion
 
 // #region claude-code
 // On Claude Code: the agent calls OrderStatus (as mcp__app__OrderStatus) through an in-process MCP server.
@@ -62,6 +62,10 @@ const onClaudeCode: Effect.Effect<string, AiError.AiError | ClaudeError.OptionsE
 // #endregion
 
 // #region anthropic
+import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
+import { NodeHttpClient } from "@effect/platform-node"
+import { Config, type ConfigError } from "effect"
+
 // On Anthropic's API through @effect/ai-anthropic: the same program, another layer.
 const onAnthropic: Effect.Effect<string, AiError.AiError | ConfigError.ConfigError, Orders> = answer(
   "Where is order A-1001?"
@@ -98,6 +102,9 @@ const review = LanguageModel.generateObject({
 // #endregion
 
 // #region builtins
+import { ClaudeCodeTool } from "@claude-effect/ai"
+import { HookLayer, HookResult } from "@claude-effect/sdk"
+
 // The CLI's own tools in the toolkit: their calls become typed parts too.
 const Builtins = Toolkit.make(ClaudeCodeTool.Bash, ClaudeCodeTool.Read)
 
@@ -136,6 +143,8 @@ const streamed = LanguageModel.streamText({ prompt: "Explain this repository's l
 // #endregion
 
 // #region errors
+import { ClaudeCodeAiError } from "@claude-effect/ai"
+
 const careful = LanguageModel.generateText({
   prompt: [
     { role: "user", content: "Hi" },
@@ -151,6 +160,8 @@ const careful = LanguageModel.generateText({
 // #endregion
 
 // #region chat
+import { ClaudeCodeChat } from "@claude-effect/ai"
+
 const conversation = Effect.scoped(Effect.gen(function*() {
   // One CLI process for the whole chat; it holds the conversation.
   const chat = yield* ClaudeCodeChat.make({ allowedTools: ["Read", "Glob"] })
@@ -167,7 +178,10 @@ const inAnotherDirectory = LanguageModel.generateText({ prompt: "List the files 
 // #endregion
 
 // #region test
-// Offline: the real CLI against the testkit's scripted model.
+import { ScriptedModel } from "@claude-effect/testkit"
+
+// Offline: the real CLI against the testkit's scripted model. The toolkit's tools are deferred (see above): the
+// script calls mcp__app__OrderStatus by its name, as the model does once ToolSearch has loaded it.
 const scripted = answer("Where is order A-1001?").pipe(
   Effect.provide(ClaudeCodeLanguageModel.layer()),
   Effect.provide(Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env })))),
@@ -181,12 +195,14 @@ const scripted = answer("Where is order A-1001?").pipe(
 // #endregion
 
 export {
+  answer,
   audited,
   careful,
   conversation,
   inAnotherDirectory,
   onAnthropic,
   onClaudeCode,
+  Orders,
   OrdersLive,
   review,
   scripted,

@@ -92,4 +92,4 @@ const humanInTheLoop = PermissionGate.layer(
 )
 // #endregion
 
-export { humanInTheLoop, rememberTouch, review, SandboxGate, stopOnNetwork }
+export { Approvals, humanInTheLoop, Project, rememberTouch, review, sandbox, SandboxGate, stopOnNetwork }

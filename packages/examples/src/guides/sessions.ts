@@ -171,4 +171,18 @@ const health = Effect.gen(function*() {
 })
 // #endregion
 
-export { batch, conversation, diagnosed, firehose, health, impatient, logged, main, tallied, tuned, verbatim }
+export {
+  answer,
+  batch,
+  chat,
+  conversation,
+  diagnosed,
+  firehose,
+  health,
+  impatient,
+  logged,
+  main,
+  tallied,
+  tuned,
+  verbatim
+}

@@ -3,12 +3,14 @@
  * Each `#region` is copied into the guide by scripts/sync-guides.mjs.
  */
 // #region imports
-import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult } from "@claude-effect/sdk"
-import { Arbitraries, HookTest, ScriptedModel } from "@claude-effect/testkit"
+import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, SessionStore } from "@claude-effect/sdk"
+import { SqlSessionStore } from "@claude-effect/sql"
+import { Arbitraries, HookTest, PostgresServer, ScriptedModel } from "@claude-effect/testkit"
 import { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer, Option, Redacted, Stream } from "effect"
 import * as Path from "node:path"
 // #endregion
 
@@ -121,6 +123,29 @@ describe("testing guide", () => {
         updatedInput: { file_path: "/home/user/project/sandbox/hosts", content: "127.0.0.1 example.com" }
       })
     }).pipe(Effect.provide(sandboxFor("/home/user/project"))))
+  // #endregion
+
+  // #region postgres
+  // A throwaway PostgreSQL: this machine's binaries, a fresh data directory, a free port on 127.0.0.1,
+  // stopped and removed when the scope closes (and killed with the test process, should that die first).
+  const postgres = Layer.unwrapEffect(
+    Effect.map(PostgresServer.PostgresServer, (server) => PgClient.layer({ url: Redacted.make(server.url) }))
+  ).pipe(Layer.provideMerge(PostgresServer.layer()))
+
+  it.live("the session's transcript is mirrored to PostgreSQL", () =>
+    Effect.gen(function*() {
+      const fs = yield* FileSystem.FileSystem
+      const cwd = yield* fs.makeTempDirectoryScoped()
+      const result = yield* ClaudeCode.result("Remember: the code word is plum", { cwd })
+      const store = yield* SessionStore.SessionStore
+      const entries = yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId: result.session_id })
+      assert.isTrue(Option.isSome(entries) && JSON.stringify(entries.value).includes("the code word is plum"))
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(SqlSessionStore.layer()),
+      Effect.provide(postgres),
+      Effect.provide(scripted([ScriptedModel.text("Noted: plum.")]))
+    ), 60_000)
   // #endregion
 
   // #region property
