@@ -4,9 +4,9 @@
 // Values live in `internal/` and the public module re-exports them, so the
 // import graph reads top-down and no value cycle can form through `internal/`.
 //
-// This script fails (exit 1) when a file under `packages/*/src/internal/` has a
+// This script fails (exit 1) when a file under `{packages,next}/*/src/internal/` has a
 // value import, a value re-export, a side-effect import or a dynamic `import()`
-// of a public module of its own package (`packages/<pkg>/src/*.ts`).
+// of a public module of its own package (`<pkg>/src/*.ts`).
 // Run by `pnpm check`.
 import * as Fs from "node:fs"
 import * as Path from "node:path"
@@ -19,7 +19,12 @@ const root = Path.resolve(import.meta.dirname, "..")
 // the list only shrinks. None today: the session's composition lives in ClaudeCode.ts.
 const allowed = new Set([])
 const seen = new Set()
-const packagesDir = Path.join(root, "packages")
+// The published tree and the effect-4 port growing beside it (next/, see next/README.md).
+const packageDirs = ["packages", "next"].flatMap((tree) =>
+  Fs.readdirSync(Path.join(root, tree), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => Path.join(root, tree, entry.name))
+)
 
 const walk = (dir) =>
   Fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -48,8 +53,8 @@ const isValueImport = (node) => {
 }
 
 const violations = []
-for (const pkg of Fs.readdirSync(packagesDir)) {
-  const srcDir = Path.join(packagesDir, pkg, "src")
+for (const packageDir of packageDirs) {
+  const srcDir = Path.join(packageDir, "src")
   const internalDir = Path.join(srcDir, "internal")
   if (!Fs.existsSync(internalDir)) continue
   const isPublicModule = (file) => Path.dirname(file) === srcDir
