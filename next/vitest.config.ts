@@ -2,6 +2,18 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
-    projects: ["*/vitest.config.ts"]
+    projects: [
+      "*/vitest.config.ts",
+      // The SDK's suite once more with the CLI started through effect's ChildProcessSpawner: its tests use
+      // NodeCliSpawner (the default) otherwise, so each spawner runs every end-to-end test.
+      {
+        extends: "./sdk/vitest.config.ts",
+        root: "./sdk",
+        test: {
+          name: "@claude-effect-next/sdk (ChildProcess)",
+          env: { CLAUDE_EFFECT_TEST_SPAWNER: "command" }
+        }
+      }
+    ]
   }
 })

@@ -1,4 +1,28 @@
 /**
  * @since 0.1.0
  */
-export {}
+
+/**
+ * A scripted fake of the Anthropic Messages API that the real `claude` CLI
+ * talks to: run the CLI offline, deterministically, without tokens, and
+ * assert what the model saw.
+ *
+ * @since 0.1.0
+ */
+export * as ScriptedModel from "./ScriptedModel.js"
+
+/**
+ * A ScriptedModel script in a JSON file (what `claude-effect-testkit serve
+ * --script <file>` reads): the format as Schemas, decoding with typed errors.
+ *
+ * @since 0.1.0
+ */
+export * as ScriptFile from "./ScriptFile.js"
+
+/**
+ * A throwaway PostgreSQL server for tests, from the machine's own binaries,
+ * on 127.0.0.1 and a free port, stopped and removed with its scope.
+ *
+ * @since 0.1.0
+ */
+export * as PostgresServer from "./PostgresServer.js"
