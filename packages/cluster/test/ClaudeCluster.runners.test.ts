@@ -35,17 +35,20 @@ const makeTrace = (sessions: number) => {
   const startedAt = Date.now()
   const timeline: Array<string> = []
   const mark = (what: string) => Effect.sync(() => timeline.push(`${(Date.now() - startedAt) / 1000}s ${what}`))
+  // With CLUSTER_DEBUG_DIR, every fixture's log there (when the test ends, passed or not).
+  const dump = () => {
+    if (process.env.CLUSTER_DEBUG_DIR === undefined) return
+    for (const fixture of [...runners, ...clients]) {
+      Fs.writeFileSync(Path.join(process.env.CLUSTER_DEBUG_DIR, `${fixture.name}.log`), fixture.stderr())
+    }
+  }
   const report = (headline: string) => {
     const finished = new Set(
       clients.flatMap((c) => c.events).flatMap((e) => e.event === "done" ? [`${e.entityId}-${e.n}`] : [])
     )
     const missing = Array.from({ length: sessions }, (_, i) => [1, 2].map((n) => `user-${i}-${n}`)).flat()
       .filter((id) => !finished.has(id))
-    if (process.env.CLUSTER_DEBUG_DIR !== undefined) {
-      for (const fixture of [...runners, ...clients]) {
-        Fs.writeFileSync(Path.join(process.env.CLUSTER_DEBUG_DIR, `${fixture.name}.log`), fixture.stderr())
-      }
-    }
+    dump()
     const failed = clients.flatMap((c) => c.events).flatMap((e) =>
       e.event === "failed" ? [`${e.entityId}-${e.n}: ${e.cause.slice(0, 2000)}`] : []
     )
@@ -55,7 +58,7 @@ const makeTrace = (sessions: number) => {
         [...runners, ...clients].map((f) => `--- ${f.name}\n${f.stderr().slice(-4000)}`).join("\n")
     )
   }
-  return { runners, clients, mark, report }
+  return { runners, clients, mark, report, dump }
 }
 type Trace = ReturnType<typeof makeTrace>
 
@@ -67,6 +70,7 @@ const startRunners = (trace: Trace, names: ReadonlyArray<string>, env: Record<st
   Effect.gen(function*() {
     const root = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-cluster-runners-")))
     yield* Effect.addFinalizer(() => Effect.sync(() => Fs.rmSync(root, { recursive: true, force: true })))
+    yield* Effect.addFinalizer(() => Effect.sync(trace.dump))
     const database = yield* PostgresServer.make()
     const cliEnv = (yield* ScriptedModel.ScriptedModel).cliEnv
     const sessionsRoot = Path.join(root, "sessions")
