@@ -55,12 +55,26 @@ export * as NodeCliSpawner from "./NodeCliSpawner.js"
 export * as Protocol from "./Protocol.js"
 
 /**
+ * The entry point: `query` and `session`, and the layer that configures them.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeCode from "./ClaudeCode.js"
+
+/**
  * The control requests the SDK sends the CLI, as typed request/response
  * pairs, and their table.
  *
  * @since 0.1.0
  */
 export * as ControlRequest from "./ControlRequest.js"
+
+/**
+ * The control-protocol router.
+ *
+ * @since 0.1.0
+ */
+export * as ControlRouter from "./ControlRouter.js"
 
 /**
  * Span names, attribute keys and metrics.
@@ -76,6 +90,21 @@ export * as Telemetry from "./Telemetry.js"
  * @since 0.1.0
  */
 export * as SessionStore from "./SessionStore.js"
+
+/**
+ * The sessions the CLI kept on disk: list, read, rename, tag, archive,
+ * delete and fork them.
+ *
+ * @since 0.1.0
+ */
+export * as SessionHistory from "./SessionHistory.js"
+
+/**
+ * A multi-turn session.
+ *
+ * @since 0.1.0
+ */
+export * as Session from "./Session.js"
 
 /**
  * In-process MCP tools: Schema-typed arguments, Effect handlers.
@@ -113,9 +142,58 @@ export * as McpPrompt from "./McpPrompt.js"
 export * as ElicitationHandler from "./ElicitationHandler.js"
 
 /**
+ * Answers the CLI's user dialogs (`request_user_dialog`).
+ *
+ * @since 0.1.0
+ */
+export * as UserDialog from "./UserDialog.js"
+
+/**
+ * The permission gate: answers `can_use_tool`.
+ *
+ * @since 0.1.0
+ */
+export * as PermissionGate from "./PermissionGate.js"
+
+/**
+ * What a permission gate answers.
+ *
+ * @since 0.1.0
+ */
+export * as PermissionResult from "./PermissionResult.js"
+
+/**
  * Structured output from an Effect Schema: the JSON Schema the CLI is given,
  * and the decoding of the answer.
  *
  * @since 0.1.0
  */
 export * as StructuredOutput from "./StructuredOutput.js"
+
+/**
+ * Hook layers run as `.claude/settings.json` command hooks, and their installer.
+ *
+ * @since 0.1.0
+ */
+export * as HookCommand from "./HookCommand.js"
+
+/**
+ * Hooks as Layers.
+ *
+ * @since 0.1.0
+ */
+export * as HookLayer from "./HookLayer.js"
+
+/**
+ * The hooks of a session, and the dispatch that runs them fail-closed.
+ *
+ * @since 0.1.0
+ */
+export * as HookRegistry from "./HookRegistry.js"
+
+/**
+ * What a hook answers.
+ *
+ * @since 0.1.0
+ */
+export * as HookResult from "./HookResult.js"

@@ -44,6 +44,27 @@ describe("AnswerIssues: a handler's answer", () => {
     assert.strictEqual(problem(permissionResult, { behavior: "deny" }), "message: is missing")
   })
 
+  it("a tag no member has, or no tag: the tag field is named with every tag the union knows", () => {
+    assert.strictEqual(
+      problem(permissionResult, { behavior: "perhaps", message: "x" }),
+      "behavior: Expected \"allow\" | \"deny\", actual \"perhaps\""
+    )
+    assert.strictEqual(problem(permissionResult, { message: "x" }), "behavior: is missing")
+    const Shape = Schema.Union([
+      Schema.Struct({ kind: Schema.Literal("circle"), r: Schema.Number }),
+      Schema.Struct({ kind: Schema.Literal("square"), side: Schema.Number })
+    ])
+    const shapes = Schema.Struct({ shapes: Schema.Array(Shape) })
+    const result = Schema.decodeUnknownResult(shapes)({ shapes: [{ kind: "circle", r: 1 }, { kind: 3 }] }, {
+      reportInput: true
+    })
+    if (Result.isSuccess(result)) return assert.fail("expected a failure")
+    assert.strictEqual(
+      IssuePath.describe(result.failure.issue),
+      "shapes[1].kind: Expected \"circle\" | \"square\", actual 3"
+    )
+  })
+
   it("an answer that is not an object: says so, without printing the answer's whole type", () => {
     assert.strictEqual(
       problem(permissionResult, "allow"),

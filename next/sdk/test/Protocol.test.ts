@@ -391,6 +391,25 @@ describe("Protocol", () => {
     })
   })
 
+  it("an event's own field replaces the base field of the same name, in the type as in the schema", () => {
+    const input = Schema.decodeUnknownSync(Protocol.SubagentStopHookInput)({
+      session_id: "s",
+      transcript_path: "/t.jsonl",
+      cwd: "/w",
+      hook_event_name: "SubagentStop",
+      stop_hook_active: false,
+      agent_id: "a1",
+      agent_type: "Explore",
+      agent_transcript_path: "/a.jsonl"
+    })
+    // Required strings here, where the base fields have them optional (a compile error when they mix).
+    const agent: { readonly id: string; readonly type: string } = { id: input.agent_id, type: input.agent_type }
+    assert.deepStrictEqual(agent, { id: "a1", type: "Explore" })
+    assert.isFalse(
+      Result.isSuccess(Schema.decodeUnknownResult(Protocol.SubagentStopHookInput)({ ...input, agent_id: undefined }))
+    )
+  })
+
   describe("hook outputs and permission results", () => {
     const decodeOutput = Schema.decodeUnknownResult(Protocol.HookOutput)
     const decodeResult = Schema.decodeUnknownResult(Protocol.PermissionResult)

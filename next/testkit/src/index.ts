@@ -26,3 +26,28 @@ export * as ScriptFile from "./ScriptFile.js"
  * @since 0.1.0
  */
 export * as PostgresServer from "./PostgresServer.js"
+
+/**
+ * Run hook layers and permission gates against given inputs, through the
+ * runtime's own dispatch and with the CLI's matcher rules and precedence,
+ * without a CLI.
+ *
+ * @since 0.1.0
+ */
+export * as HookTest from "./HookTest.js"
+
+/**
+ * The inputs of the CLI's built-in tools as Schemas, each with a realistic
+ * effect `Arbitrary` (its `arbitrary` property).
+ *
+ * @since 0.1.0
+ */
+export * as ToolInputs from "./ToolInputs.js"
+
+/**
+ * effect `Arbitrary`s for property tests: every hook input, the built-in
+ * tools' inputs, shell commands and paths whose meaning is known.
+ *
+ * @since 0.1.0
+ */
+export * as Arbitraries from "./Arbitraries.js"

@@ -16,6 +16,8 @@ const runServices: ReadonlySet<string> = new Set([
   Scope.Scope.key,
   Tracer.ParentSpan.key,
   References.CurrentLogLevel.key,
+  // The run's loggers: a session installs ones that hide its secrets (effect 3 kept loggers out of the Context).
+  References.CurrentLoggers.key,
   References.CurrentLogAnnotations.key,
   References.CurrentLogSpans.key
 ])

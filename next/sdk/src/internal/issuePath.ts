@@ -11,6 +11,8 @@
  *
  * @internal
  */
+import { format } from "effect/Formatter"
+import * as SchemaAST from "effect/SchemaAST"
 import * as SchemaIssue from "effect/SchemaIssue"
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
@@ -127,13 +129,54 @@ const withActual = (message: string): string => {
  *
  * @internal
  */
-export const problemsOf = (issue: SchemaIssue.Issue): Array<Problem> =>
-  mergeUnionBranches(
-    flatten(issue).issues.map((problem) => ({
-      path: (problem.path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment),
-      message: withActual(problem.message)
-    }))
-  )
+export const problemsOf = (issue: SchemaIssue.Issue): Array<Problem> => mergeUnionBranches(walk(issue, []))
+
+const walk = (
+  issue: SchemaIssue.Issue,
+  path: ReadonlyArray<PropertyKey>
+): Array<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return walk(issue.issue, [...path, ...issue.path])
+    case "Encoding":
+      return walk(issue.issue, path)
+    case "Composite":
+      return issue.issues.flatMap((inner) => walk(inner, path))
+    case "AnyOf":
+      if (issue.issues.length > 0) return issue.issues.flatMap((inner) => walk(inner, path))
+      return discriminatorProblem(issue, path) ?? leaves(issue, path)
+    default:
+      return leaves(issue, path)
+  }
+}
+
+const leaves = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>) =>
+  flatten(issue).issues.map((problem) => ({
+    path: [...path, ...(problem.path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment)],
+    message: withActual(problem.message)
+  }))
+
+// No member's tag matched (effect 4 then names the whole value): name the tag field, as effect 3 did.
+const discriminatorProblem = (issue: SchemaIssue.AnyOf, path: ReadonlyArray<PropertyKey>) => {
+  const input = issue.input
+  if (typeof input !== "object" || input === null) return undefined
+  const members = issue.ast.types.map(SchemaAST.toEncoded)
+  if (!members.every(SchemaAST.isObjects) || members.length === 0) return undefined
+  for (const { name, type } of members[0].propertySignatures) {
+    const literals = members.map((member) => {
+      const field = member.propertySignatures.find((signature) => signature.name === name)?.type
+      return field !== undefined && SchemaAST.isLiteral(field) ? field.literal : undefined
+    })
+    if (!SchemaAST.isLiteral(type) || literals.includes(undefined)) continue
+    const expected = [...new Set(literals.map((literal) => JSON.stringify(literal)))].join(" | ")
+    const actual = (input as Record<PropertyKey, unknown>)[name]
+    return [{
+      path: [...path, name],
+      message: name in input ? `${EXPECTED}${expected}${ACTUAL}${format(actual)}` : "is missing"
+    }]
+  }
+  return undefined
+}
 
 /**
  * A problem as a line, `path: message` (the message alone at the empty path

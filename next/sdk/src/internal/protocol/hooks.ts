@@ -175,8 +175,18 @@ export const baseHookInputFields = {
   effort: optional(HookEffort)
 }
 
+// An event's own field replaces the base one (spreading a generic would type it as both).
+type HookInputFields<Event extends HookEvent, Fields extends Schema.Struct.Fields> =
+  & Omit<typeof baseHookInputFields, keyof Fields>
+  & { readonly hook_event_name: Schema.Literal<Event> }
+  & Fields
+
 const hookInput = <Event extends HookEvent, Fields extends Schema.Struct.Fields>(event: Event, fields: Fields) =>
-  openStruct({ ...baseHookInputFields, hook_event_name: Schema.Literal(event), ...fields })
+  openStruct<HookInputFields<Event, Fields>>({
+    ...baseHookInputFields,
+    hook_event_name: Schema.Literal(event),
+    ...fields
+  })
 
 const toolFields = {
   tool_name: Schema.String,

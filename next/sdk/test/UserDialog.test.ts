@@ -1,0 +1,304 @@
+/**
+ * User dialogs (`request_user_dialog`) at the router's boundary: a line
+ * decoded by the Protocol codec, handed to `UserDialog.inboundHandler` as the
+ * router hands it, and the answer the router writes (the guarded run's
+ * settled JSON, or the error reply of a failed Effect). The session halves —
+ * `supportedDialogKinds` in the initialize request, a dialog without a
+ * UserDialog, a session declaring kinds on the real CLI — wait for the
+ * session port.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as References from "effect/References"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as TestClock from "effect/testing/TestClock"
+import type { InboundHandler } from "../src/ControlRouter.js"
+import * as GuardedRun from "../src/internal/guardedRun.js"
+import * as Protocol from "../src/Protocol.js"
+import * as UserDialog from "../src/UserDialog.js"
+
+// -----------------------------------------------------------------------------
+// The router's side, as it treats one stdout line
+// -----------------------------------------------------------------------------
+
+/** What the router writes back: a success reply's `response`, or an error reply's message. */
+type Reply = { readonly response: unknown } | { readonly error: string }
+
+const isControlRequest = Schema.is(Protocol.ControlRequest)
+
+const controlLine = (request: object, requestId = "req_1"): string =>
+  JSON.stringify({ type: "control_request", request_id: requestId, request })
+
+/** Decodes `line` with the Protocol codec and answers it with `handler`, as the router does. */
+const replyTo = (handler: InboundHandler, line: string): Effect.Effect<Reply> =>
+  Effect.gen(function*() {
+    const decoded = Protocol.decodeStdoutLine(line)
+    if (Result.isFailure(decoded)) {
+      const fallback = handler.undecodable?.((JSON.parse(line) as { request?: unknown }).request)
+      return fallback === undefined ? { error: "undecodable" } : { response: JSON.parse(JSON.stringify(fallback)) }
+    }
+    const message = decoded.success
+    if (!isControlRequest(message)) return yield* Effect.die(new Error(`not a control request: ${line}`))
+    const answer = handler.handle(message.request, { requestId: message.request_id })
+    if (answer._tag === "Effect") {
+      const exit = yield* Effect.exit(answer.effect)
+      return Exit.isSuccess(exit)
+        ? { response: exit.value }
+        : {
+          error: Option.match(Cause.findErrorOption(exit.cause), { onNone: () => "failed", onSome: (e) => e.message })
+        }
+    }
+    const context = yield* Effect.context<never>()
+    return yield* Effect.clockWith((clock) =>
+      Effect.callback<Reply>((resume) => {
+        const running = GuardedRun.start(answer.guarded, context, clock, undefined, (settled) =>
+          // The router writes `settled.json` as the reply's `response`.
+          resume(Effect.succeed({ response: JSON.parse(settled.json) })))
+        return Effect.sync(running.cancel)
+      })
+    )
+  })
+
+/** The warnings logged while `effect` runs, each with its cause. */
+const captureWarnings = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const lines: Array<string> = []
+    const logger = Logger.make<unknown, void>(({ cause, logLevel, message }) => {
+      if (logLevel !== "Warn") return
+      const parts = Array.isArray(message) ? message : [message]
+      lines.push([...parts.map(String), ...(cause.reasons.length === 0 ? [] : [Cause.pretty(cause)])].join(" "))
+    })
+    const value = yield* effect.pipe(Effect.provide(Logger.layer([logger])))
+    return { value, warnings: lines }
+  })
+
+// -----------------------------------------------------------------------------
+
+const refusal = {
+  subtype: "request_user_dialog",
+  dialog_kind: "refusal_fallback_prompt",
+  payload: { originalModel: "claude-fable-5", fallbackModel: "claude-opus-4-8", retractedMessageUuids: [] },
+  tool_use_id: "toolu_01"
+}
+
+const cancelled = { response: { behavior: "cancelled" } }
+
+// An answer a handler typed loosely might give.
+const maybe: unknown = { behavior: "maybe" }
+
+const dialogsOf = <E>(handler: UserDialog.Handler<E, never>, options: UserDialog.Options) =>
+  Effect.map(UserDialog.make(handler, options), (service) => UserDialog.inboundHandler(service))
+
+describe("UserDialog.Result", () => {
+  it("completed carries the choice, cancelled nothing; both encode as themselves", () => {
+    assert.deepStrictEqual(UserDialog.completed("retry_fallback"), { behavior: "completed", result: "retry_fallback" })
+    assert.deepStrictEqual(UserDialog.cancelled, { behavior: "cancelled" })
+    for (const result of [UserDialog.completed({ choice: ["a", 1, null] }), UserDialog.cancelled]) {
+      assert.deepStrictEqual(Schema.encodeUnknownSync(UserDialog.Result)(result), result)
+      assert.deepStrictEqual(Schema.decodeUnknownSync(UserDialog.Result)(JSON.parse(JSON.stringify(result))), result)
+    }
+    for (const answer of [{ behavior: "maybe" }, { behavior: "completed" }, "cancelled", undefined]) {
+      assert.isFalse(Schema.is(UserDialog.Result)(answer), JSON.stringify(answer))
+    }
+  })
+})
+
+describe("UserDialog.inboundHandler", () => {
+  it.effect("a declared dialog is answered by the handler, which sees the decoded request; kinds are declared once", () =>
+    Effect.gen(function*() {
+      const seen = yield* Ref.make<ReadonlyArray<readonly [UserDialog.Request, UserDialog.DialogContext]>>([])
+      const service = yield* UserDialog.make(
+        (request, context) =>
+          Effect.as(
+            Ref.update(seen, (all) => [...all, [request, context] as const]),
+            UserDialog.completed("retry_fallback")
+          ),
+        { kinds: ["refusal_fallback_prompt", "enum_prompt", "refusal_fallback_prompt"] }
+      )
+      // What a session declares in its initialize request (`supportedDialogKinds`).
+      assert.deepStrictEqual(service.kinds, ["refusal_fallback_prompt", "enum_prompt"])
+      const reply = yield* replyTo(UserDialog.inboundHandler(service), controlLine(refusal, "req_9"))
+      assert.deepStrictEqual(reply, { response: { behavior: "completed", result: "retry_fallback" } })
+      const [[request, context]] = yield* Ref.get(seen)
+      assert.strictEqual(request.dialog_kind, "refusal_fallback_prompt")
+      assert.strictEqual(request.payload.fallbackModel, "claude-opus-4-8")
+      assert.strictEqual(request.tool_use_id, "toolu_01")
+      assert.deepStrictEqual(context, { requestId: "req_9" })
+    }))
+
+  it.effect("a kind the client did not declare is not settled: an error reply, which the CLI discards", () =>
+    Effect.gen(function*() {
+      const called = yield* Ref.make(false)
+      const handler = yield* dialogsOf(() => Effect.as(Ref.set(called, true), UserDialog.cancelled), {
+        kinds: ["enum_prompt"]
+      })
+      const reply = yield* replyTo(handler, controlLine(refusal))
+      assert.deepStrictEqual(reply, {
+        error: "the dialog kind \"refusal_fallback_prompt\" was not declared by this client"
+      })
+      assert.isFalse(yield* Ref.get(called))
+    }))
+
+  it.effect("a dialog request the codec cannot read gets the router's error reply, never a settled answer", () =>
+    Effect.gen(function*() {
+      const called = yield* Ref.make(false)
+      const handler = yield* dialogsOf(() => Effect.as(Ref.set(called, true), UserDialog.completed("yes")), {
+        kinds: ["refusal_fallback_prompt"]
+      })
+      const { dialog_kind: _, ...withoutKind } = refusal
+      for (const request of [withoutKind, { ...refusal, payload: "retry?" }]) {
+        assert.deepStrictEqual(yield* replyTo(handler, controlLine(request)), { error: "undecodable" })
+      }
+      assert.isFalse(yield* Ref.get(called))
+    }))
+
+  it.effect("a handler that fails, dies, throws or answers badly: the cancelled fallback, with a warning saying why", () =>
+    Effect.gen(function*() {
+      const cases: ReadonlyArray<[UserDialog.Handler<string, never>, GuardedRun.FallbackReason, string]> = [
+        [() => Effect.fail("no screen"), "failure", "no screen"],
+        [() => Effect.die(new Error("dialog bug")), "defect", "dialog bug"],
+        [
+          () => {
+            throw new Error("thrown before any Effect")
+          },
+          "defect",
+          "thrown before any Effect"
+        ],
+        [
+          () => Effect.succeed(maybe as UserDialog.Result),
+          "invalid_output",
+          `behavior: Expected "completed" | "cancelled", actual "maybe"`
+        ],
+        [() => Effect.succeed(UserDialog.completed(1n)), "invalid_output", "cannot be written as JSON"]
+      ]
+      for (const [dialog, reason, cause] of cases) {
+        const { value, warnings } = yield* captureWarnings(
+          Effect.flatMap(
+            dialogsOf(dialog, { kinds: ["refusal_fallback_prompt"] }),
+            (handler) => replyTo(handler, controlLine(refusal))
+          )
+        )
+        assert.deepStrictEqual(value, cancelled, cause)
+        assert.strictEqual(warnings.length, 1, cause)
+        assert.include(
+          warnings[0],
+          `user dialog handler ("refusal_fallback_prompt") fell back to cancelled (${reason})`
+        )
+        assert.include(warnings[0], cause)
+      }
+    }))
+
+  it.effect("a handler that outlives its timeout: cancelled at the deadline, on the Clock", () =>
+    Effect.gen(function*() {
+      const handler = yield* dialogsOf(() => Effect.never, { kinds: ["refusal_fallback_prompt"], timeout: "5 minutes" })
+      const fiber = yield* Effect.forkChild(replyTo(handler, controlLine(refusal)), { startImmediately: true })
+      yield* TestClock.adjust("299 seconds")
+      assert.isUndefined(fiber.pollUnsafe(), "the user still has time")
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* Fiber.join(fiber), cancelled)
+    }).pipe(Effect.provide(Logger.layer([]))))
+
+  it.effect("without a timeout of its own, the handler gets 60 s", () =>
+    Effect.gen(function*() {
+      const handler = yield* dialogsOf(() => Effect.never, { kinds: ["refusal_fallback_prompt"] })
+      const fiber = yield* Effect.forkChild(replyTo(handler, controlLine(refusal)), { startImmediately: true })
+      yield* TestClock.adjust("59 seconds")
+      assert.isUndefined(fiber.pollUnsafe(), "the user still has time")
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(yield* Fiber.join(fiber), cancelled)
+    }).pipe(Effect.provide(Logger.layer([]))))
+
+  it.effect("the handler runs with the services it was made with, under the caller's log annotations", () =>
+    Effect.gen(function*() {
+      class Screen extends Context.Service<Screen, { readonly choose: (kind: string) => string }>()("test/Screen") {}
+      const service = yield* UserDialog.make(
+        (request) =>
+          Effect.gen(function*() {
+            const screen = yield* Screen
+            const at = yield* Effect.withFiber((fiber) =>
+              Effect.succeed(fiber.getRef(References.CurrentLogAnnotations).at)
+            )
+            return UserDialog.completed(`${screen.choose(request.dialog_kind)} at ${String(at)}`)
+          }),
+        { kinds: ["refusal_fallback_prompt"] }
+      ).pipe(
+        Effect.provideService(Screen, { choose: (kind) => `chose for ${kind}` }),
+        Effect.annotateLogs("at", "make")
+      )
+      const reply = yield* replyTo(UserDialog.inboundHandler(service), controlLine(refusal)).pipe(
+        Effect.annotateLogs("at", "call")
+      )
+      assert.deepStrictEqual(reply, {
+        response: { behavior: "completed", result: "chose for refusal_fallback_prompt at call" }
+      })
+    }))
+})
+
+describe("UserDialog.respond", () => {
+  it.effect("answers as a session does", () =>
+    Effect.gen(function*() {
+      const service = yield* UserDialog.make(
+        (request) => Effect.succeed(UserDialog.completed({ kind: request.dialog_kind })),
+        { kinds: ["enum_prompt"] }
+      )
+      const request: UserDialog.Request = { subtype: "request_user_dialog", dialog_kind: "enum_prompt", payload: {} }
+      assert.deepStrictEqual(yield* UserDialog.respond(service, request, { requestId: "r" }), {
+        behavior: "completed",
+        result: { kind: "enum_prompt" }
+      })
+      const failing = yield* UserDialog.make(() => Effect.fail("no screen"), { kinds: ["enum_prompt"] })
+      assert.deepStrictEqual(
+        yield* UserDialog.respond(failing, request, { requestId: "r" }).pipe(Effect.provide(Logger.layer([]))),
+        UserDialog.cancelled
+      )
+    }))
+})
+
+// One of several Arbitraries, each as likely (effect's Arbitrary composes fast-check's `oneof` from an index).
+const oneOf = <A>(...arbitraries: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.flatMap(
+    Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: arbitraries.length - 1 }))),
+    (index) => arbitraries[index]
+  )
+
+type Dialog = UserDialog.Handler<unknown, never>
+
+const isResult = Schema.is(UserDialog.Result)
+
+const failingDialogs: Arbitrary.Arbitrary<Dialog> = oneOf<Dialog>(
+  Arbitrary.map(Arbitrary.schema(Schema.String), (error): Dialog => () => Effect.fail(error)),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (message): Dialog => () => Effect.die(message)),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (message): Dialog => () => {
+    throw new Error(message)
+  }),
+  Arbitrary.Constant<Dialog>(() => Effect.never),
+  Arbitrary.map(
+    Arbitrary.filter(Arbitrary.schema(Schema.Unknown), (answer) => !isResult(answer)),
+    (answer): Dialog => () => Effect.succeed(answer as UserDialog.Result)
+  ),
+  Arbitrary.map(Arbitrary.schema(Schema.BigInt), (n): Dialog => () => Effect.succeed(UserDialog.completed({ n })))
+)
+
+describe("UserDialog: cancelled by default", () => {
+  it.effect.prop(
+    "any decodable dialog of a declared kind, any failing handler: cancelled, the CLI's default",
+    [Arbitrary.schema(Protocol.UserDialogRequest), failingDialogs],
+    ([request, dialog]) =>
+      Effect.gen(function*() {
+        const handler = yield* dialogsOf(dialog, { kinds: [request.dialog_kind], timeout: "1 second" })
+        const fiber = yield* Effect.forkChild(replyTo(handler, controlLine(request)), { startImmediately: true })
+        yield* TestClock.adjust("1 second")
+        assert.deepStrictEqual(yield* Fiber.join(fiber), cancelled)
+      }).pipe(Effect.provide(Logger.layer([]))),
+    { arbitrary: { runs: 200 } }
+  )
+})

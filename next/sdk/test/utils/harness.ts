@@ -1,0 +1,2 @@
+/** The end-to-end harness, shared with the other packages' tests. */
+export * from "@claude-effect/test-support/Harness"
