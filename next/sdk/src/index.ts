@@ -107,6 +107,14 @@ export * as SessionHistory from "./SessionHistory.js"
 export * as Session from "./Session.js"
 
 /**
+ * Prewarmed sessions: CLI processes kept spawned and initialized, handed out
+ * when a session is claimed.
+ *
+ * @since 0.1.0
+ */
+export * as SessionPool from "./SessionPool.js"
+
+/**
  * In-process MCP tools: Schema-typed arguments, Effect handlers.
  *
  * @since 0.1.0

@@ -2,20 +2,31 @@
  * Elicitation from an in-process tool (`context.elicit`), answered in
  * process by the session's ElicitationHandler: the form the handler sees,
  * the policy (validation, timeout on the Clock, decline fallback), decoding
- * of the accepted form. The real-CLI suite (an in-process tool and a stdio
- * server eliciting through the CLI) waits for the session port.
+ * of the accepted form. On the real CLI 2.1.328 (at the end), both routes: an
+ * in-process tool asking through `context.elicit` (answered in process: the
+ * CLI does not relay SDK servers' elicitations), and a stdio MCP server
+ * asking the CLI, which sends the `elicitation` control request; proven by
+ * what the tool, the server and the model's next request see.
  */
+import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import type * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
+import { fileURLToPath } from "node:url"
+import * as ClaudeCode from "../src/ClaudeCode.js"
+import * as ClaudeOptions from "../src/ClaudeOptions.js"
 import * as ElicitationHandler from "../src/ElicitationHandler.js"
 import * as McpServer from "../src/McpServer.js"
 import * as McpTool from "../src/McpTool.js"
+import type * as Protocol from "../src/Protocol.js"
+import { harness, Logs, processesIn, Workspace } from "./utils/harness.js"
 
 const Seats = Schema.Struct({
   seats: Schema.Int.check(Schema.isGreaterThan(0)).annotate({ description: "How many seats" }),
@@ -209,4 +220,152 @@ describe("elicitation policy (McpServer.handle, TestClock)", () => {
         action: "decline"
       })
     }))
+})
+
+describe("the official SDK's callbacks are layers here", () => {
+  it.effect("onElicitation, onUserDialog and supportedDialogKinds point at ElicitationHandler and UserDialog", () =>
+    Effect.gen(function*() {
+      const detailOf = (input: unknown) => Effect.map(Effect.flip(ClaudeOptions.decode(input)), (error) => error.detail)
+      assert.include(
+        yield* detailOf({ onElicitation: () => null }),
+        "onElicitation: not an option: use ElicitationHandler.layer(handler) instead"
+      )
+      assert.include(
+        yield* detailOf({ onUserDialog: () => null }),
+        "onUserDialog: not an option: use UserDialog.layer(handler, { kinds }) instead"
+      )
+      assert.include(
+        yield* detailOf({ supportedDialogKinds: ["refusal_fallback_prompt"] }),
+        "supportedDialogKinds: not an option: declare them with UserDialog.layer(handler, { kinds }) instead"
+      )
+    }))
+})
+
+// -----------------------------------------------------------------------------
+// On the real CLI
+// -----------------------------------------------------------------------------
+
+// Read from the effect-3 tree, as SessionControl.test's fixtures are (to move at the flip).
+const elicitingServer = fileURLToPath(
+  new URL("../../../packages/sdk/test/fixtures/eliciting-mcp-server.mjs", import.meta.url)
+)
+
+const collect = <E, R>(stream: Stream.Stream<Protocol.Message, E, R>) => Stream.runCollect(stream)
+
+const reserveCall = ScriptedModel.toolUse("mcp__tickets__reserve", { show: "Hamlet" })
+
+/** The handler's requests, recorded by a handler that answers with `answer`. */
+const recording = (answer: (request: ElicitationHandler.Request) => Effect.Effect<ElicitationHandler.Result>) =>
+  Effect.map(Ref.make<ReadonlyArray<ElicitationHandler.Request>>([]), (seen) => ({
+    seen,
+    layer: ElicitationHandler.layer((request) =>
+      Effect.andThen(Ref.update(seen, (all) => [...all, request]), answer(request))
+    )
+  }))
+
+/** Runs one query that calls `reserve` under `handler` (none: no ElicitationHandler), returns the tool's result text. */
+const reserveUnder = (handler: Layer.Layer<ElicitationHandler.ElicitationHandler> | undefined) =>
+  Effect.gen(function*() {
+    const tickets = yield* boxOffice
+    const query = collect(ClaudeCode.query("two seats for Hamlet", {
+      mcpServers: { tickets },
+      allowedTools: ["mcp__tickets"]
+    }))
+    const messages = yield* (handler === undefined ? query : Effect.provide(query, handler))
+    assert.strictEqual((messages.find((m) => m.type === "result") as any).subtype, "success")
+    const last = yield* ScriptedModel.lastTurnRequest
+    assert.strictEqual(last.latestToolResults.length, 1)
+    return last.latestToolResults[0].content
+  })
+
+describe("an in-process tool elicits input (real CLI)", () => {
+  it.live("accept: the handler sees the form, the tool gets the decoded content, the model reads the result", () =>
+    Effect.gen(function*() {
+      const { layer, seen } = yield* recording(() =>
+        Effect.succeed(ElicitationHandler.accept({ seats: 2, window: true }))
+      )
+      const result = yield* reserveUnder(layer)
+      assert.strictEqual(result, "reserved 2 seats for Hamlet by the window")
+      const [request] = yield* Ref.get(seen)
+      assert.strictEqual(request.subtype, "elicitation")
+      assert.strictEqual(request.mcp_server_name, "tickets")
+      assert.strictEqual(request.message, "How many seats for Hamlet?")
+      assert.strictEqual(request.mode, "form")
+      // the form is the JSON Schema of the Schema's encoded side (effect 4's: no `title`, the safe-integer maximum)
+      assert.deepStrictEqual(request.requested_schema, {
+        type: "object",
+        properties: {
+          seats: { type: "integer", description: "How many seats", exclusiveMinimum: 0, maximum: 9007199254740991 },
+          window: { type: "boolean" }
+        },
+        required: ["seats"],
+        additionalProperties: false
+      })
+      assert.deepStrictEqual(request.property_order, ["seats", "window"])
+    }).pipe(Effect.provide(harness([reserveCall, ScriptedModel.text("done")]))))
+
+  it.live("decline: the tool sees the refusal", () =>
+    Effect.gen(function*() {
+      const { layer } = yield* recording(() => Effect.succeed(ElicitationHandler.decline))
+      assert.strictEqual(yield* reserveUnder(layer), "no reservation: the user chose decline")
+    }).pipe(Effect.provide(harness([reserveCall, ScriptedModel.text("done")]))))
+
+  it.live("a handler that outlives its timeout: the decline fallback answers, with a warning", () =>
+    Effect.gen(function*() {
+      const started = Date.now()
+      const result = yield* reserveUnder(ElicitationHandler.layer(() => Effect.never, { timeout: "300 millis" }))
+      assert.strictEqual(result, "no reservation: the user chose decline")
+      assert.isBelow(Date.now() - started, 20_000)
+      const logs = yield* Logs
+      const warning = logs.find((entry) => entry.message.includes("fell back to decline (timeout)"))
+      assert.isDefined(warning)
+      assert.include(warning!.message, "elicitation handler (MCP server \"tickets\")")
+    }).pipe(Effect.provide(harness([reserveCall, ScriptedModel.text("done")]))))
+
+  it.live("no ElicitationHandler: every elicitation is declined", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(yield* reserveUnder(undefined), "no reservation: the user chose decline")
+    }).pipe(Effect.provide(harness([reserveCall, ScriptedModel.text("done")]))))
+})
+
+describe("a stdio MCP server elicits input through the CLI (real CLI)", () => {
+  const bookCall = ScriptedModel.toolUse("mcp__booking__book", {})
+  const bookUnder = (handler: Layer.Layer<ElicitationHandler.ElicitationHandler> | undefined) =>
+    Effect.gen(function*() {
+      const query = collect(ClaudeCode.query("book seats", {
+        mcpServers: { booking: { command: process.execPath, args: [elicitingServer] } },
+        allowedTools: ["mcp__booking"]
+      }))
+      yield* (handler === undefined ? query : Effect.provide(query, handler))
+      const last = yield* ScriptedModel.lastTurnRequest
+      return last.latestToolResults[0].content
+    })
+
+  it.live("the CLI's elicitation request reaches the handler; the server gets its answer", () =>
+    Effect.gen(function*() {
+      const { layer, seen } = yield* recording(() => Effect.succeed(ElicitationHandler.accept({ seats: 3 })))
+      const result = yield* bookUnder(layer)
+      // what the server received from the CLI, as it reported it in the tool result
+      assert.strictEqual(result, `elicited: {"action":"accept","content":{"seats":3}}`)
+      const [request] = yield* Ref.get(seen)
+      // the CLI and the server it started are gone with the query
+      assert.deepStrictEqual(processesIn((yield* Workspace).cwd), [])
+      assert.strictEqual(request.mcp_server_name, "booking")
+      assert.strictEqual(request.message, "How many seats?")
+      assert.deepStrictEqual((request.requested_schema as any).required, ["seats"])
+      assert.deepStrictEqual(request.property_order, ["seats", "window"])
+    }).pipe(Effect.provide(harness([bookCall, ScriptedModel.text("done")]))))
+
+  it.live("without a handler the server gets decline (an error reply would have made the CLI cancel)", () =>
+    Effect.gen(function*() {
+      assert.strictEqual(yield* bookUnder(undefined), `elicited: {"action":"decline"}`)
+    }).pipe(Effect.provide(harness([bookCall, ScriptedModel.text("done")]))))
+
+  it.live("a failing handler: the server gets the decline fallback", () =>
+    Effect.gen(function*() {
+      const failing = ElicitationHandler.layer(() => Effect.fail("the form service is down"))
+      assert.strictEqual(yield* bookUnder(failing), `elicited: {"action":"decline"}`)
+      const logs = yield* Logs
+      assert.isDefined(logs.find((entry) => entry.message.includes("fell back to decline (failure)")))
+    }).pipe(Effect.provide(harness([bookCall, ScriptedModel.text("done")]))))
 })

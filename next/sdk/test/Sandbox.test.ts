@@ -1,16 +1,24 @@
 /**
  * The `sandbox` option: typed as the official `SandboxSettings`, merged into
  * the `sandbox` block of the settings (in `initialize`, or on `--settings`)
- * by the official SDK's rules. Ported from packages/sdk/test/Sandbox.test.ts;
- * its tests on the real CLI (a sandboxed Bash command confined by bubblewrap,
- * the CLI refusing to start without it) need the session and are ported with
- * it.
+ * by the official SDK's rules, and applied by the real CLI 2.1.328 — a
+ * sandboxed Bash command cannot write outside the paths it is given
+ * (bubblewrap and socat on Linux: .ci/run installs them), and without them
+ * the session refuses to run commands unsandboxed.
  */
-import { assert, describe, it } from "@effect/vitest"
+import { ScriptedModel } from "@claude-effect/testkit"
+import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import * as ChildProcess from "node:child_process"
+import * as Fs from "node:fs"
+import * as Os from "node:os"
+import * as NodePath from "node:path"
 import * as ClaudeOptions from "../src/ClaudeOptions.js"
+import { ClaudeCode, ControlRequest } from "../src/index.js"
+import { bash, harness, Workspace } from "./utils/harness.js"
 
 type Options = ClaudeOptions.Options
 
@@ -32,6 +40,8 @@ const settingsArg = (options: Options): unknown => {
   assert.deepStrictEqual(initialize, flag, "initialize and --settings carry the same settings")
   return initialize
 }
+
+const tempDir = (prefix: string) => Fs.realpathSync(Fs.mkdtempSync(NodePath.join(Os.tmpdir(), prefix)))
 
 // -----------------------------------------------------------------------------
 // the option: schema, route, merging
@@ -187,4 +197,133 @@ describe("the sandbox option", () => {
       const sample = yield* Arbitrary.sampleEffect(Arbitrary.schema(ClaudeOptions.SandboxSettings), { count: 3 })
       assert.strictEqual(sample.length, 3)
     }))
+})
+
+// -----------------------------------------------------------------------------
+// the real CLI
+// -----------------------------------------------------------------------------
+
+const onPath = (command: string) => ChildProcess.spawnSync("sh", ["-c", `command -v ${command}`]).status === 0
+
+/** The part of a settings object the get_settings test reads. */
+const SandboxPart = Schema.Struct({
+  sandbox: Schema.Struct({
+    enabled: Schema.optional(Schema.Boolean),
+    failIfUnavailable: Schema.optional(Schema.Boolean),
+    excludedCommands: Schema.optional(Schema.Array(Schema.String)),
+    filesystem: Schema.optional(Schema.Struct({ allowWrite: Schema.optional(Schema.Array(Schema.String)) }))
+  })
+})
+const sandboxOf = (settings: unknown) => Schema.decodeUnknownSync(SandboxPart)(settings).sandbox
+
+describe.runIf(process.platform === "linux")("the sandbox on the real CLI (Linux: bubblewrap)", () => {
+  it("bubblewrap and socat are installed (.ci/run installs them: apt-get install bubblewrap socat)", () => {
+    assert.isTrue(onPath("bwrap") && onPath("socat"), "install them: apt-get install -y bubblewrap socat")
+  })
+
+  const outside = tempDir("claude-effect-outside-")
+  const allowed = tempDir("claude-effect-allowed-")
+  const control = tempDir("claude-effect-control-")
+  afterAll(() => {
+    for (const dir of [outside, allowed, control]) Fs.rmSync(dir, { recursive: true, force: true })
+  })
+  const writeEverywhere = bash(
+    `echo in > inside.txt; echo out > ${outside}/outside.txt; echo ok > ${allowed}/allowed.txt; echo done`
+  )
+
+  it.live(
+    "a sandboxed Bash command writes in the working directory and allowWrite paths, nowhere else",
+    () =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const result = yield* ClaudeCode.result("write the files", {
+          // autoAllowBashIfSandboxed is what lets the command run at all: no rule allows Bash, no gate answers.
+          sandbox: { enabled: true, autoAllowBashIfSandboxed: true, filesystem: { allowWrite: [allowed] } }
+        })
+        assert.isFalse(result.is_error)
+        assert.strictEqual(workspace.read("inside.txt").trim(), "in")
+        assert.strictEqual(Fs.readFileSync(NodePath.join(allowed, "allowed.txt"), "utf8").trim(), "ok")
+        assert.isFalse(Fs.existsSync(NodePath.join(outside, "outside.txt")), "the sandbox let a write outside through")
+        const [toolResult] = yield* ScriptedModel.toolResults
+        assert.include(toolResult.content, `${outside}/outside.txt: Read-only file system`)
+      }).pipe(Effect.provide(harness([writeEverywhere, ScriptedModel.text("ok")]))),
+    60_000
+  )
+
+  it.live("the same command without the sandbox writes outside (the control)", () =>
+    Effect.gen(function*() {
+      yield* ClaudeCode.result("write the file", { allowedTools: ["Bash"] })
+      assert.strictEqual(Fs.readFileSync(NodePath.join(control, "outside.txt"), "utf8").trim(), "out")
+    }).pipe(
+      Effect.provide(harness([bash(`echo out > ${control}/outside.txt`), ScriptedModel.text("ok")]))
+    ), 60_000)
+
+  it.live(
+    "the CLI reports the sandbox it took: get_settings reads it back from the flag settings",
+    () =>
+      Effect.gen(function*() {
+        const session = yield* ClaudeCode.session({
+          settings: { sandbox: { excludedCommands: ["docker *"] } },
+          sandbox: { enabled: true, filesystem: { allowWrite: [allowed] } }
+        })
+        const settings = yield* session.request(ControlRequest.requests.get_settings, {})
+        const sandbox = sandboxOf(settings.effective)
+        assert.strictEqual(sandbox.enabled, true)
+        assert.strictEqual(sandbox.failIfUnavailable, true)
+        assert.deepStrictEqual(sandbox.filesystem?.allowWrite, [allowed])
+        assert.deepStrictEqual(sandbox.excludedCommands, ["docker *"])
+        const flag = settings.sources.find((source) => source.source === "flagSettings")
+        assert.isDefined(flag, "the CLI lists the flag settings as a source")
+        assert.deepStrictEqual(sandboxOf(flag?.settings).filesystem?.allowWrite, [allowed])
+      }).pipe(Effect.scoped, Effect.provide(harness([]))),
+    60_000
+  )
+})
+
+describe("the sandbox where it cannot run (no bubblewrap on PATH)", () => {
+  // An empty PATH: the CLI finds neither bwrap nor socat (its shell is /bin/bash; echo is a builtin).
+  const noSandboxTools = { PATH: "/nonexistent" }
+
+  it.live(
+    "enabled: the CLI refuses to start, with its reason in the InitializeError; nothing runs",
+    () =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const error = yield* ClaudeCode.result("write it", {
+          env: noSandboxTools,
+          sandbox: { enabled: true, autoAllowBashIfSandboxed: true }
+        }).pipe(Effect.flip)
+        assert.strictEqual(error._tag, "InitializeError")
+        if (error._tag !== "InitializeError") return
+        assert.strictEqual(error.reason, "CliExited")
+        assert.match(error.message, /sandbox required but unavailable: .*bubblewrap \(bwrap\) not installed/)
+        assert.include(error.message, "Refusing to start without a working sandbox")
+        assert.isFalse(workspace.exists("inside.txt"))
+        assert.lengthOf(yield* ScriptedModel.requests, 0, "the model was never asked")
+      }).pipe(Effect.provide(harness([bash("echo in > inside.txt"), ScriptedModel.text("ok")]))),
+    60_000
+  )
+
+  it.live(
+    "failIfUnavailable: false runs unsandboxed, and the CLI's warning arrives on session.stderr",
+    () =>
+      Effect.gen(function*() {
+        const workspace = yield* Workspace
+        const session = yield* ClaudeCode.session({
+          env: noSandboxTools,
+          allowedTools: ["Bash"],
+          sandbox: { enabled: true, failIfUnavailable: false }
+        })
+        const messages = yield* session.turn("write it").pipe(Stream.runCollect)
+        assert.strictEqual(messages[messages.length - 1]?.type, "result")
+        assert.strictEqual(workspace.read("inside.txt").trim(), "in")
+        yield* session.endInput
+        const stderr = yield* Stream.runCollect(session.stderr)
+        assert.isTrue(
+          stderr.some((line) => line.includes("Sandbox disabled: sandbox is enabled but dependencies are missing")),
+          stderr.join("\n")
+        )
+      }).pipe(Effect.scoped, Effect.provide(harness([bash("echo in > inside.txt"), ScriptedModel.text("ok")]))),
+    60_000
+  )
 })

@@ -2,11 +2,13 @@
  * User dialogs (`request_user_dialog`) at the router's boundary: a line
  * decoded by the Protocol codec, handed to `UserDialog.inboundHandler` as the
  * router hands it, and the answer the router writes (the guarded run's
- * settled JSON, or the error reply of a failed Effect). The session halves —
- * `supportedDialogKinds` in the initialize request, a dialog without a
- * UserDialog, a session declaring kinds on the real CLI — wait for the
- * session port.
+ * settled JSON, or the error reply of a failed Effect). The session halves
+ * run on the real CLI at the end, behind a tap that sends the session one
+ * dialog (the CLI 2.1.328 sends them only for flows an offline session cannot
+ * reach) and copies what the SDK writes: `supportedDialogKinds` in the
+ * initialize request, the SDK's reply to the dialog, and the turn.
  */
+import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Cause from "effect/Cause"
@@ -14,17 +16,24 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import type * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as References from "effect/References"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
+import * as Fs from "node:fs"
+import { fileURLToPath } from "node:url"
+import * as ClaudeCode from "../src/ClaudeCode.js"
+import * as CliLocator from "../src/CliLocator.js"
 import type { InboundHandler } from "../src/ControlRouter.js"
 import * as GuardedRun from "../src/internal/guardedRun.js"
 import * as Protocol from "../src/Protocol.js"
 import * as UserDialog from "../src/UserDialog.js"
+import { harness, Workspace } from "./utils/harness.js"
 
 // -----------------------------------------------------------------------------
 // The router's side, as it treats one stdout line
@@ -301,4 +310,91 @@ describe("UserDialog: cancelled by default", () => {
       }).pipe(Effect.provide(Logger.layer([]))),
     { arbitrary: { runs: 200 } }
   )
+})
+
+// -----------------------------------------------------------------------------
+// The session's side, on the real CLI
+// -----------------------------------------------------------------------------
+
+// The real CLI behind a tap that sends one `refusal_fallback_prompt` dialog (request "injected-dialog") and copies
+// what the SDK writes to a file.
+const dialogCli = fileURLToPath(new URL("./fixtures/dialog-claude.mjs", import.meta.url))
+
+/** The lines the SDK wrote to the CLI, as JSON. */
+const writtenLines = (file: string): ReadonlyArray<any> =>
+  Fs.readFileSync(file, "utf8").split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line))
+
+/**
+ * Runs one turn of a session through the tap, under `dialogs`; returns its result message, the initialize request
+ * and the SDK's reply to the injected dialog (waited for, boundedly: the router answers it on a fiber of its own).
+ */
+const tappedTurn = (dialogs: Layer.Layer<UserDialog.UserDialog> | undefined) =>
+  Effect.gen(function*() {
+    const workspace = yield* Workspace
+    const env = yield* ScriptedModel.cliEnv
+    const log = workspace.file("stdin.log")
+    const open = ClaudeCode.session({
+      executable: dialogCli,
+      env: { ...env, CLAUDE_EFFECT_REAL_CLI: yield* CliLocator.locate(), CLAUDE_EFFECT_STDIN_LOG: log }
+    })
+    const session = yield* (dialogs === undefined ? open : Effect.provide(open, dialogs))
+    const messages = yield* Stream.runCollect(session.turn("hello"))
+    const replyOf = (lines: ReadonlyArray<any>) =>
+      lines.find((line) => line.type === "control_response" && line.response.request_id === "injected-dialog")
+    let reply = replyOf(writtenLines(log))
+    for (let i = 0; reply === undefined && i < 100; i++) {
+      yield* Effect.sleep("50 millis")
+      reply = replyOf(writtenLines(log))
+    }
+    const initialize = writtenLines(log).find((line) =>
+      line.type === "control_request" && line.request.subtype === "initialize"
+    )
+    return {
+      result: messages.find((m) => m.type === "result") as any,
+      initialize: initialize.request,
+      reply: reply?.response
+    }
+  }).pipe(Effect.scoped)
+
+describe("user dialogs on the real CLI", () => {
+  it.live("a session declares its handler's kinds once each; a declared dialog is answered by the handler", () =>
+    Effect.gen(function*() {
+      const seen = yield* Ref.make<ReadonlyArray<UserDialog.Request>>([])
+      const { initialize, reply, result } = yield* tappedTurn(UserDialog.layer(
+        (request) => Effect.as(Ref.update(seen, (all) => [...all, request]), UserDialog.completed("retry_fallback")),
+        { kinds: ["refusal_fallback_prompt", "enum_prompt", "refusal_fallback_prompt"] }
+      ))
+      assert.deepStrictEqual(initialize.supportedDialogKinds, ["refusal_fallback_prompt", "enum_prompt"])
+      assert.deepStrictEqual(reply, {
+        subtype: "success",
+        request_id: "injected-dialog",
+        response: { behavior: "completed", result: "retry_fallback" }
+      })
+      const [request] = yield* Ref.get(seen)
+      assert.strictEqual(request.dialog_kind, "refusal_fallback_prompt")
+      assert.strictEqual(request.payload.fallbackModel, "claude-opus-4-8")
+      assert.strictEqual(request.tool_use_id, "toolu_01")
+      // the session runs its turn
+      assert.strictEqual(result.result, "hi")
+    }).pipe(Effect.provide(harness([ScriptedModel.text("hi")]))))
+
+  it.live("a kind the client did not declare is not settled: an error reply, the handler not called", () =>
+    Effect.gen(function*() {
+      const called = yield* Ref.make(false)
+      const { reply, result } = yield* tappedTurn(
+        UserDialog.layer(() => Effect.as(Ref.set(called, true), UserDialog.cancelled), { kinds: ["enum_prompt"] })
+      )
+      assert.strictEqual(reply.subtype, "error")
+      assert.include(reply.error, "\"refusal_fallback_prompt\" was not declared")
+      assert.isFalse(yield* Ref.get(called))
+      assert.strictEqual(result.result, "hi")
+    }).pipe(Effect.provide(harness([ScriptedModel.text("hi")]))))
+
+  it.live("without a UserDialog no kind is declared and dialogs get an error reply", () =>
+    Effect.gen(function*() {
+      const { initialize, reply, result } = yield* tappedTurn(undefined)
+      assert.isFalse("supportedDialogKinds" in initialize)
+      assert.strictEqual(reply.subtype, "error")
+      assert.strictEqual(result.result, "hi")
+    }).pipe(Effect.provide(harness([ScriptedModel.text("hi")]))))
 })

@@ -51,3 +51,11 @@ export * as ToolInputs from "./ToolInputs.js"
  * @since 0.1.0
  */
 export * as Arbitraries from "./Arbitraries.js"
+
+/**
+ * A scripted fake of the `claude` process, as a `CliProcess` layer: sessions
+ * over it run in memory, under the `TestClock`, with no process and no model.
+ *
+ * @since 0.1.0
+ */
+export * as FakeCli from "./FakeCli.js"

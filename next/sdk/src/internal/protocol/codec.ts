@@ -9,6 +9,7 @@
  * input of a `hook_callback`) are discriminated by literal fields, which the
  * compiled check turns into a direct lookup as well.
  */
+import * as Cause from "effect/Cause"
 import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as SchemaIssue from "effect/SchemaIssue"
@@ -394,8 +395,11 @@ const describe = (value: unknown): string => {
  *
  * @internal
  */
-export const unreadableMessage = (cause: unknown): ProtocolError =>
-  protocolError("EncodeFailed", "", String((cause as Error)?.message ?? cause), cause)
+export const unreadableMessage = (cause: unknown): ProtocolError => {
+  // Effect 4's type guard rethrows what a getter threw inside a Cause, as the cause of an Error of its own.
+  const thrown = cause instanceof Error && Cause.isCause(cause.cause) ? Cause.squash(cause.cause) : cause
+  return protocolError("EncodeFailed", "", String((thrown as Error)?.message ?? thrown), thrown)
+}
 
 const encodeWith = (
   value: unknown,
