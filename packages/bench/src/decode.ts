@@ -13,14 +13,14 @@ import { decodeStdoutLine } from "@claude-effect/sdk/Protocol"
 import * as Either from "effect/Either"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 /**
  * @since 0.1.0
  * @category Models
  */
 export interface DecodeBenchOptions {
-  /** Where the `*.jsonl` transcripts are (default: `$CLAUDE_EFFECT_TRANSCRIPTS` or `/work/shared/protocol/transcripts`). */
+  /** Where the `*.jsonl` transcripts are (default: `$CLAUDE_EFFECT_TRANSCRIPTS` or the repository's, in packages/sdk/test/fixtures/transcripts). */
   readonly transcriptsDir?: string | undefined
   /** How long to measure each side, in milliseconds (default 2000). */
   readonly durationMillis?: number | undefined
@@ -51,7 +51,16 @@ export interface Throughput {
   readonly megabytesPerSecond: number
 }
 
-const defaultTranscriptsDir = "/work/shared/protocol/transcripts"
+// The transcripts the repository captured from the pinned CLI (packages/sdk/test/scripts/capture-transcripts.ts).
+const defaultTranscriptsDir = Path.join(
+  Path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "..",
+  "sdk",
+  "test",
+  "fixtures",
+  "transcripts"
+)
 
 /**
  * Reads the stdout lines of every transcript in `dir`.
