@@ -14,14 +14,11 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import type * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
-import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as References from "effect/References"
-import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/testing/TestClock"
@@ -29,53 +26,11 @@ import * as Fs from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as ClaudeCode from "../src/ClaudeCode.js"
 import * as CliLocator from "../src/CliLocator.js"
-import type { InboundHandler } from "../src/ControlRouter.js"
-import * as GuardedRun from "../src/internal/guardedRun.js"
+import type * as GuardedRun from "../src/internal/guardedRun.js"
 import * as Protocol from "../src/Protocol.js"
 import * as UserDialog from "../src/UserDialog.js"
 import { harness, Workspace } from "./utils/harness.js"
-
-// -----------------------------------------------------------------------------
-// The router's side, as it treats one stdout line
-// -----------------------------------------------------------------------------
-
-/** What the router writes back: a success reply's `response`, or an error reply's message. */
-type Reply = { readonly response: unknown } | { readonly error: string }
-
-const isControlRequest = Schema.is(Protocol.ControlRequest)
-
-const controlLine = (request: object, requestId = "req_1"): string =>
-  JSON.stringify({ type: "control_request", request_id: requestId, request })
-
-/** Decodes `line` with the Protocol codec and answers it with `handler`, as the router does. */
-const replyTo = (handler: InboundHandler, line: string): Effect.Effect<Reply> =>
-  Effect.gen(function*() {
-    const decoded = Protocol.decodeStdoutLine(line)
-    if (Result.isFailure(decoded)) {
-      const fallback = handler.undecodable?.((JSON.parse(line) as { request?: unknown }).request)
-      return fallback === undefined ? { error: "undecodable" } : { response: JSON.parse(JSON.stringify(fallback)) }
-    }
-    const message = decoded.success
-    if (!isControlRequest(message)) return yield* Effect.die(new Error(`not a control request: ${line}`))
-    const answer = handler.handle(message.request, { requestId: message.request_id })
-    if (answer._tag === "Effect") {
-      const exit = yield* Effect.exit(answer.effect)
-      return Exit.isSuccess(exit)
-        ? { response: exit.value }
-        : {
-          error: Option.match(Cause.findErrorOption(exit.cause), { onNone: () => "failed", onSome: (e) => e.message })
-        }
-    }
-    const context = yield* Effect.context<never>()
-    return yield* Effect.clockWith((clock) =>
-      Effect.callback<Reply>((resume) => {
-        const running = GuardedRun.start(answer.guarded, context, clock, undefined, (settled) =>
-          // The router writes `settled.json` as the reply's `response`.
-          resume(Effect.succeed({ response: JSON.parse(settled.json) })))
-        return Effect.sync(running.cancel)
-      })
-    )
-  })
+import { controlLine, replyTo } from "./utils/inbound.js"
 
 /** The warnings logged while `effect` runs, each with its cause. */
 const captureWarnings = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
