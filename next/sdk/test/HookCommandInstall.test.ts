@@ -7,10 +7,13 @@ import * as Effect from "effect/Effect"
 import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Path from "effect/Path"
+import * as ChildProcess from "effect/process/ChildProcess"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
+import { fileURLToPath } from "node:url"
 import * as HookCommand from "../src/HookCommand.js"
 import { cli } from "../src/internal/hookCommandCli.js"
 import { afterText, editText, merge, styleOf, unifiedDiff } from "../src/internal/hookCommandInstall.js"
@@ -507,4 +510,33 @@ layer(NodeServices.layer)("claude-effect-hooks (effect/cli)", (it) => {
       }
       assert.include(help.out, "PermissionRequest")
     }))
+})
+
+describe("claude-effect-hooks (bin/claude-effect-hooks.mjs)", () => {
+  it.live("the bin runs in the workspace", () =>
+    Effect.gen(function*() {
+      const cwd = yield* tempDir
+      const bin = fileURLToPath(new URL("../bin/claude-effect-hooks.mjs", import.meta.url))
+      const proc = yield* ChildProcess.make(process.execPath, [
+        bin,
+        "install",
+        "--cwd",
+        cwd,
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Bash",
+        "--command",
+        "node g.mjs",
+        "--dry-run"
+      ], { killSignal: "SIGKILL" })
+      const [stdout, stderr] = yield* Effect.all(
+        [Stream.mkString(Stream.decodeText(proc.stdout)), Stream.mkString(Stream.decodeText(proc.stderr))],
+        { concurrency: 2 }
+      )
+      assert.strictEqual(yield* proc.exitCode, 0, stderr)
+      assert.include(stdout, "+++ b/.claude/settings.json")
+      assert.include(stderr, "Dry run")
+      assert.isFalse(Fs.existsSync(NodePath.join(cwd, ".claude")))
+    }).pipe(Effect.scoped, Effect.timeout("60 seconds"), Effect.provide(NodeServices.layer)), 60_000)
 })
