@@ -128,6 +128,14 @@ const loadEsbuild = (): Esbuild => {
   return require("esbuild") as Esbuild
 }
 
+// The SDK's `tsc -b` output, built here when missing: a fresh clone has none until `pnpm check` or `pnpm build`.
+const buildSdk = (): void => {
+  if (Fs.existsSync(Path.join(sdkDir, "build", "src", "HookCommand.js"))) return
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
+  const out = spawnSync(process.execPath, [tsc, "-b", Path.join(sdkDir, "tsconfig.src.json")], { encoding: "utf8" })
+  if (out.status !== 0) throw new Error(`tsc -b ${sdkDir}/tsconfig.src.json failed: ${out.stdout}${out.stderr}`)
+}
+
 /**
  * Builds the variants' files under `next/bench/build/hook-command`.
  *
@@ -141,8 +149,7 @@ export const build = async (variants: ReadonlyArray<Variant>): Promise<Record<Va
     if (variant === "node-baseline") {
       files[variant] = ""
     } else if (variant === "tsc-build") {
-      const built = Path.join(sdkDir, "build", "src", "HookCommand.js")
-      if (!Fs.existsSync(built)) throw new Error(`no ${built}: run \`npx tsc -b tsconfig.json\` first`)
+      buildSdk()
       const file = Path.join(outDir, "program-tsc.mjs")
       const relative = Path.relative(outDir, Path.join(sdkDir, "build", "src")).split(Path.sep).join("/")
       // effect resolves from node_modules as published, file by file.

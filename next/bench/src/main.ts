@@ -534,7 +534,13 @@ const main = async () => {
       Fs.writeFileSync(
         args.json,
         JSON.stringify(
-          { outcomes: Object.fromEntries(outcomes), lines, hookCommand: hookCommandResults, effect3: baseline.commit },
+          {
+            outcomes: Object.fromEntries(outcomes),
+            lines,
+            hookCommand: hookCommandResults,
+            effect3: baseline.commit,
+            failed: extra
+          },
           null,
           1
         )

@@ -42,10 +42,13 @@ describe("pnpm bench --quick", () => {
       try {
         const { code, stderr } = await runBench(["--quick", "--only", "1,4,consumer", "--no-write", "--json", json])
         assert.strictEqual(code, 0, stderr)
-        const { lines, outcomes } = JSON.parse(Fs.readFileSync(json, "utf8")) as {
+        const { failed, lines, outcomes } = JSON.parse(Fs.readFileSync(json, "utf8")) as {
           outcomes: Record<string, ReadonlyArray<{ sdk: string; error?: string; result?: any; worker?: string }>>
           lines: ReadonlyArray<{ label: string; values: Record<string, number> }>
+          failed: ReadonlyArray<string>
         }
+        // A measurement that failed is a "failed:" line of the report, not a missing row.
+        assert.deepStrictEqual(failed, [])
         const imports = lines.filter((line) => line.label.startsWith("import in a fresh process"))
         assert.strictEqual(imports.length, 3)
         for (const line of imports) {
@@ -106,13 +109,15 @@ describe("pnpm bench --quick", () => {
           json
         ])
         assert.strictEqual(code, 0, stderr)
-        const { hookCommand, lines, outcomes } = JSON.parse(Fs.readFileSync(json, "utf8")) as {
+        const { failed, hookCommand, lines, outcomes } = JSON.parse(Fs.readFileSync(json, "utf8")) as {
           outcomes: Record<string, ReadonlyArray<{ sdk: string; error?: string; result?: any; strays: number }>>
           lines: ReadonlyArray<
             { label: string; better: string; values: Record<string, number>; passes?: Record<string, [number, number]> }
           >
           hookCommand: Record<"ours" | "ours3", { variants: ReadonlyArray<{ variant: string; median: number }> }>
+          failed: ReadonlyArray<string>
         }
+        assert.deepStrictEqual(failed, [])
         const keys = Object.keys(outcomes)
         for (
           const key of ["hooks", "pingpong", "probe", "partial", "large-tool", "large-input", "stop-session", "claim"]
