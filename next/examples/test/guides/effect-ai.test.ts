@@ -10,8 +10,8 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/effect-ai.js"
-import * as Example from "./scripted.js"
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -15,8 +15,8 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/getting-started-options.js"
-import * as Example from "./scripted.js"
 
 /** The init message of a query run with `options` under the ClaudeCode in context. */
 const initOf = (options: Parameters<typeof ClaudeCode.query>[1]) =>

@@ -10,8 +10,8 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/history.js"
-import * as Example from "./scripted.js"
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -13,8 +13,8 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Example from "../../src/Example.js"
 import * as hooks from "../../src/guides/hooks.js"
-import * as Example from "./scripted.js"
 
 const bash = (command: string) => ScriptedModel.toolUse("Bash", { command, description: "run" })
 

@@ -12,10 +12,10 @@ import * as Fiber from "effect/Fiber"
 import * as Stream from "effect/Stream"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/migrating.js"
-import * as Example from "./scripted.js"
+import { inTempDir } from "./tempDir.js"
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -38,21 +38,6 @@ const initOf = (options: Parameters<typeof ClaudeCode.query>[1]) =>
       messages.find((message) => message.type === "system" && "subtype" in message && message.subtype === "init")
     )
   )
-
-/** A fresh directory, this process's working directory for the scope. */
-const inTempDir = Effect.acquireRelease(
-  Effect.sync(() => {
-    const before = process.cwd()
-    const dir = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-migrating-")))
-    process.chdir(dir)
-    return { before, dir }
-  }),
-  ({ before, dir }) =>
-    Effect.sync(() => {
-      process.chdir(before)
-      Fs.rmSync(dir, { recursive: true, force: true })
-    })
-)
 
 describe("docs/migrating-from-effect-3.md, on the real CLI", () => {
   it.effect("services: a Context.Service, provided by a layer", () =>
@@ -128,7 +113,7 @@ describe("docs/migrating-from-effect-3.md, on the real CLI", () => {
 
   it.live("sqlite: the store is sessions.db in the working directory, on node:sqlite", () =>
     Effect.gen(function*() {
-      const { dir } = yield* inTempDir
+      const { dir } = yield* inTempDir("claude-effect-migrating-")
       yield* Effect.gen(function*() {
         const env = yield* ScriptedModel.cliEnv
         yield* ClaudeCode.result("The code word is plum.", { cwd: dir, env })
@@ -138,7 +123,7 @@ describe("docs/migrating-from-effect-3.md, on the real CLI", () => {
 
   it.live("platform: FileSystem, Path and a command through effect/process", () =>
     Effect.gen(function*() {
-      const { dir } = yield* inTempDir
+      const { dir } = yield* inTempDir("claude-effect-migrating-")
       ChildProcess.execFileSync("git", ["init", "-q"], { cwd: dir })
       Fs.writeFileSync(Path.join(dir, "a.txt"), "a")
       const result = yield* guide.listing

@@ -13,8 +13,8 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/permissions.js"
-import * as Example from "./scripted.js"
 
 const bashAllowed = Metric.withAttributes(Telemetry.permissionDecisions, { tool: "Bash", decision: "allow" })
 

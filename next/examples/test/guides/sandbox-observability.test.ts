@@ -9,9 +9,9 @@ import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Http from "node:http"
+import * as Example from "../../src/Example.js"
 import * as observability from "../../src/guides/observability.js"
 import * as sandbox from "../../src/guides/sandbox.js"
-import * as Example from "./scripted.js"
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -8,8 +8,8 @@ import { ScriptedModel } from "@claude-effect/testkit"
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/sessions.js"
-import * as Example from "./scripted.js"
 
 afterEach(() => {
   vi.restoreAllMocks()

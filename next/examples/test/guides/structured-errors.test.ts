@@ -11,9 +11,9 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 
+import * as Example from "../../src/Example.js"
 import * as errors from "../../src/guides/errors.js"
 import * as structured from "../../src/guides/structured-output.js"
-import * as Example from "./scripted.js"
 
 afterEach(() => {
   vi.restoreAllMocks()

@@ -10,8 +10,8 @@ import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/tools.js"
-import * as Example from "./scripted.js"
 
 const lookup = (input: Record<string, unknown>) => ScriptedModel.toolUse("mcp__inventory__lookup", input)
 
