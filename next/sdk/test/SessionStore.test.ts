@@ -140,7 +140,7 @@ describe("SessionStore (in memory)", () => {
     }))
 
   // new on effect 4: the rest of the key rules (NUL, over-long, "." and ".."), on every operation
-  it.effect("NUL, a backslash, \".\", \"..\" or a name over 255 characters is refused by every operation", () =>
+  it.effect("NUL, a backslash, \".\", \"..\", a lone surrogate or a name over 255 characters is refused by every operation", () =>
     Effect.gen(function*() {
       const store = yield* SessionStore.makeMemory
       const refused = [
@@ -151,7 +151,9 @@ describe("SessionStore (in memory)", () => {
         { projectKey: "p", sessionId: "x".repeat(256) },
         { projectKey: "p", sessionId: "s", subpath: "/abs" },
         { projectKey: "p", sessionId: "s", subpath: "a\0" },
-        { projectKey: "p", sessionId: "s", subpath: "" }
+        { projectKey: "p", sessionId: "s", subpath: "" },
+        { projectKey: "p", sessionId: "\uD800" },
+        { projectKey: "p", sessionId: "s", subpath: "a/\uDC00b" }
       ]
       for (const bad of refused) {
         const errors = [
@@ -168,7 +170,10 @@ describe("SessionStore (in memory)", () => {
       const project = yield* store.listSessions("a/b").pipe(Effect.flip)
       assert.strictEqual(project.operation, "listSessions")
       assert.include(project.message, "must not contain")
-      // 255 characters is a name
+      const surrogate = yield* store.load({ projectKey: "p", sessionId: "a\uD800" }).pipe(Effect.flip)
+      assert.include(surrogate.message, "a session id must be well-formed Unicode (it has a lone surrogate)")
+      // 255 characters is a name, and a pair of surrogates is one character
+      yield* store.append({ projectKey: "p", sessionId: "\u{1F600}" }, [{ type: "user" }])
       yield* store.append({ projectKey: "p", sessionId: "x".repeat(255) }, [{ type: "user" }])
       assert.isTrue(Option.isSome(yield* store.load({ projectKey: "p", sessionId: "x".repeat(255) })))
     }))
@@ -177,7 +182,10 @@ describe("SessionStore (in memory)", () => {
     "whatever JSON entries are appended load deep-equal, once per uuid",
     [Schema.Array(Schema.Struct({
       type: Schema.String,
-      uuid: Schema.optional(Schema.String),
+      // NUL and lone surrogates are refused as InvalidEntry (the SQL store suite's contract)
+      uuid: Schema.optional(
+        Schema.String.check(Schema.makeFilter((uuid: string) => !/\0|[\uD800-\uDFFF]/u.test(uuid)))
+      ),
       data: Schema.Array(Schema.Union([Schema.String, Schema.Int, Schema.Boolean, Schema.Null]))
     }))],
     ([entries]) =>

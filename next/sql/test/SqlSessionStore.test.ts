@@ -48,10 +48,8 @@ const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
   ...(subpath !== undefined ? { subpath } : {})
 })
 
-// A uuid is a key column: printable ASCII, as v3's generator (fast-check's `string()`) made them. Effect's own
-// generator also makes NUL (PostgreSQL refuses it in TEXT) and lone surrogates (both databases store U+FFFD for
-// one, so two such uuids collide): a limit of the store in both trees, left to the lead.
-const Uuid = Schema.String.check(Schema.isPattern(/^[\x20-\x7e]*$/))
+// A uuid the SDK's entry check accepts (no NUL, no lone surrogate): the others are refused, as tested below.
+const Uuid = Schema.String.check(Schema.makeFilter((uuid: string) => !/\0|[\uD800-\uDFFF]/u.test(uuid)))
 
 const Entries = Schema.Array(Schema.Struct({
   type: Schema.String,
@@ -139,6 +137,20 @@ const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, un
           ) assert.strictEqual((yield* Effect.flip(refused)).reason, "InvalidKey")
         }
         assert.strictEqual((yield* Effect.flip(store.listSessions("../p"))).reason, "InvalidKey")
+      }))
+
+    it.effect("an entry whose uuid holds NUL or a lone surrogate is InvalidEntry, and nothing of its batch is stored", () =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.SessionStore
+        const id = fresh()
+        for (const uuid of ["a\0b", "\uD800", "x\uDC00"]) {
+          const error = yield* store.append(key(id), [{ type: "user", uuid: "fine" }, { type: "user", uuid }]).pipe(
+            Effect.flip
+          )
+          assert.strictEqual(error.reason, "InvalidEntry")
+          assert.include(error.message, "an entry's uuid must")
+        }
+        assert.isTrue(Option.isNone(yield* store.load(key(id))))
       }))
 
     it.effect.prop("whatever JSON entries are appended, in whatever batches, load deep-equal once per uuid", [

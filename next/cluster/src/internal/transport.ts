@@ -1,12 +1,12 @@
 /**
  * The runners' transport: TLS that only the cluster's credential opens (a
  * shared secret as TLS 1.2 PSK, or certificates as mutual TLS), or plain TCP
- * on the operator's explicit word. The listening side is
- * `@effect/platform-node`'s `SocketServer` over `tls.Server` (a connection
- * reaches the runner only once its handshake succeeded), the connecting side
- * an `effect/cluster` client protocol over `tls.connect`; the sockets, the
- * RPC protocols and the runner around them are `@effect/platform-node`'s and
- * `effect/cluster`'s own.
+ * on the operator's explicit word. The listening side is a `SocketServer`
+ * over `tls.Server` (./tlsSocketServer.ts: a connection reaches the runner
+ * only once its handshake succeeded, the refused ones are reported), the
+ * connecting side an `effect/cluster` client protocol over `tls.connect`;
+ * the sockets, the RPC protocols and the runner around them are
+ * `@effect/platform-node`'s and `effect/cluster`'s own.
  *
  * @internal
  */
@@ -26,6 +26,7 @@ import * as Net from "node:net"
 import * as Tls from "node:tls"
 import type * as ClaudeCluster from "../ClaudeCluster.js"
 import { ClusterConfigError } from "./clusterConfigError.js"
+import * as TlsSocketServer from "./tlsSocketServer.js"
 
 /**
  * What the layers need of a transport: a server for runners, and a client protocol for runners and clients
@@ -161,9 +162,8 @@ export const make = (options: {
     const tls = isCertificates(credential) ? yield* certificateOptions(credential) : yield* pskOptions(credential)
     return {
       kind: isCertificates(credential) ? "certificates" : "psk",
-      // v4's TLS server hands over a connection once its handshake succeeded and destroys the others.
       server: (listen) =>
-        NodeSocketServer.layerTls({
+        TlsSocketServer.layer({
           ...tls.server,
           handshakeTimeout: HANDSHAKE_TIMEOUT,
           host: listen.host,

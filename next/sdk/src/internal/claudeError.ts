@@ -424,9 +424,10 @@ const json = (value: unknown): string => {
  * mirrored and resumed from) could not do what was asked.
  *
  * - `InvalidKey`: a session key the store cannot hold (empty, or a path
- *   that would leave its place: `/`, `..`); `detail` names the field.
+ *   that would leave its place: `/`, `..`, NUL, a lone surrogate);
+ *   `detail` names the field.
  * - `InvalidEntry`: an entry that is not a transcript line (no string
- *   `type`, not JSON).
+ *   `type`, not JSON, a `uuid` with NUL or a lone surrogate).
  * - `TooLarge`: an entry over the store's size limit; `detail` gives both.
  * - `Unavailable`: the storage behind the store failed (a database that
  *   cannot be reached, a query that failed); `cause` is its error. A

@@ -28,6 +28,13 @@ export const tag = Context.Service<SessionStore.SessionStore>("@claude-effect/sd
 // -----------------------------------------------------------------------------
 
 const SEPARATORS = /[/\\\0]/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+// Databases store a lone surrogate as U+FFFD, so two such names would become one.
+const wellFormed = (what: string, value: string): true | string =>
+  LONE_SURROGATE.test(value)
+    ? `${what} must be well-formed Unicode (it has a lone surrogate), got ${JSON.stringify(value)}`
+    : true
 
 /** One name of a key: it becomes a directory or file name when a transcript is materialized. */
 const keyName = (what: string) =>
@@ -40,7 +47,7 @@ const keyName = (what: string) =>
       ? `${what} must not contain "/", "\\" or NUL (it names one directory), got ${JSON.stringify(value)}`
       : value === "." || value === ".."
       ? `${what} must not be "." or ".."`
-      : true
+      : wellFormed(what, value)
   ))
 
 /** @internal */
@@ -55,7 +62,7 @@ export const Subpath = Schema.String.check(Schema.makeFilter((value: string) => 
   if (value.includes("\\") || value.includes("\0")) return `a subpath must not contain "\\" or NUL, got ${value}`
   const segments = value.split("/")
   return segments.every((segment) => segment.length > 0 && segment !== "." && segment !== "..")
-    ? true
+    ? wellFormed("a subpath", value)
     : `a subpath is relative, made of names separated by "/", without "." or "..", got ${JSON.stringify(value)}`
 })).annotate({ identifier: "Subpath" })
 
@@ -69,11 +76,18 @@ export const SessionKey = Schema.Struct({ ...sessionRef, subpath: Schema.optiona
 /** @internal */
 export const SessionRef = Schema.Struct(sessionRef).annotate({ identifier: "SessionRef" })
 
+/** An entry's uuid is a key column of the SQL stores: NUL is refused by PostgreSQL and cut off by SQLite. */
+const EntryUuid = Schema.String.check(Schema.makeFilter((value: string) =>
+  value.includes("\0")
+    ? `an entry's uuid must not contain NUL, got ${JSON.stringify(value)}`
+    : wellFormed("an entry's uuid", value)
+))
+
 /** @internal */
 export const Entry = Schema.StructWithRest(
   Schema.Struct({
     type: Schema.String,
-    uuid: Schema.optional(Schema.String),
+    uuid: Schema.optional(EntryUuid),
     timestamp: Schema.optional(Schema.String)
   }),
   [Schema.Record(Schema.String, Schema.Unknown)]
