@@ -4,7 +4,7 @@
 // Values live in `internal/` and the public module re-exports them, so the
 // import graph reads top-down and no value cycle can form through `internal/`.
 //
-// This script fails (exit 1) when a file under `{packages,next}/*/src/internal/` has a
+// This script fails (exit 1) when a file under `packages/*/src/internal/` has a
 // value import, a value re-export, a side-effect import or a dynamic `import()`
 // of a public module of its own package (`<pkg>/src/*.ts`).
 // Run by `pnpm check`.
@@ -19,12 +19,9 @@ const root = Path.resolve(import.meta.dirname, "..")
 // the list only shrinks. None today: the session's composition lives in ClaudeCode.ts.
 const allowed = new Set([])
 const seen = new Set()
-// The published tree and the effect-4 port growing beside it (next/, see next/README.md).
-const packageDirs = ["packages", "next"].flatMap((tree) =>
-  Fs.readdirSync(Path.join(root, tree), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => Path.join(root, tree, entry.name))
-)
+const packageDirs = Fs.readdirSync(Path.join(root, "packages"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => Path.join(root, "packages", entry.name))
 
 const walk = (dir) =>
   Fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -1,5 +1,5 @@
 /**
- * An `@effect/ai` `Chat` backed by one Claude Code session: every turn of
+ * An `effect/ai` `Chat` backed by one Claude Code session: every turn of
  * the chat is a turn of the same CLI process, which holds the conversation
  * (the files it read, the commands it ran, its context) from one turn to the
  * next.
@@ -20,7 +20,7 @@
  * (text, or the object of `generateObject`); later turns must keep the same
  * toolkit and response format (an `UnsupportedInputError` says so
  * otherwise), and add user messages only. The chat's `history` is
- * `@effect/ai`'s, for export and persistence; the session is the truth the
+ * `effect/ai`'s, for export and persistence; the session is the truth the
  * agent works from. A turn that fails (or is interrupted) is not added to
  * the history, but the session saw it; an interrupted turn is stopped in the
  * CLI before the next one starts.
@@ -28,9 +28,8 @@
  * @since 0.1.0
  */
 import type { ClaudeCode } from "@claude-effect/sdk"
-import type * as Chat from "@effect/ai/Chat"
-import * as ChatTag from "@effect/ai/Chat"
-import type * as Prompt from "@effect/ai/Prompt"
+import * as Chat from "effect/ai/Chat"
+import type * as Prompt from "effect/ai/Prompt"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
@@ -47,10 +46,10 @@ import * as internal from "./internal/chat.js"
 export const make = (
   config: Config = {},
   options?: { readonly prompt?: Prompt.RawInput | undefined }
-): Effect.Effect<Chat.Service, never, ClaudeCode.ClaudeCode | Scope.Scope> => internal.make(config, options?.prompt)
+): Effect.Effect<Chat.Chat, never, ClaudeCode.ClaudeCode | Scope.Scope> => internal.make(config, options?.prompt)
 
 /**
- * `@effect/ai`'s `Chat` service on one session, for the layer's lifetime.
+ * `effect/ai`'s `Chat` service on one session, for the layer's lifetime.
  *
  * @since 0.1.0
  * @category Layers
@@ -58,4 +57,4 @@ export const make = (
 export const layer = (
   config: Config = {},
   options?: { readonly prompt?: Prompt.RawInput | undefined }
-): Layer.Layer<Chat.Chat, never, ClaudeCode.ClaudeCode> => Layer.scoped(ChatTag.Chat, make(config, options))
+): Layer.Layer<Chat.Chat, never, ClaudeCode.ClaudeCode> => Layer.effect(Chat.Chat, make(config, options))

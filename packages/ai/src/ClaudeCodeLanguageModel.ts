@@ -1,5 +1,5 @@
 /**
- * Claude Code as an `@effect/ai` `LanguageModel`: `generateText`,
+ * Claude Code as an `effect/ai` `LanguageModel`: `generateText`,
  * `streamText` and `generateObject` run the prompt as one turn of the agent
  * (a fresh CLI process per call, through `ClaudeCode`), so the agent reads,
  * writes and runs tools as it does anywhere, under the hook layers and the
@@ -9,7 +9,7 @@
  * const program = LanguageModel.generateText({ prompt: "What does this repository do?" }).pipe(
  *   Effect.provide(ClaudeCodeLanguageModel.layer({ allowedTools: ["Read", "Glob", "Grep"] })),
  *   Effect.provide(ClaudeCode.layer()),
- *   Effect.provide(NodeContext.layer)
+ *   Effect.provide(NodeServices.layer)
  * )
  * ```
  *
@@ -20,7 +20,8 @@
  * - `tool-call` / `tool-result` parts for the tools of the request's
  *   toolkit: the app's tools, which the agent calls as `mcp__<server>__<name>`
  *   (see {@link Config.toolServerName}), and the `ClaudeCodeTool`s (the CLI's
- *   built-in tools). All are `providerExecuted`: the agent ran them. Every
+ *   built-in tools). All are `providerExecuted`: the agent ran them; the
+ *   name the CLI knows the tool by is `metadata.claudeCode.toolName`. Every
  *   call of any tool is also listed in the finish part's metadata;
  * - a `response-metadata` part (session id, model) and a `finish` part with
  *   the reason, the usage, and {@link ProviderMetadata} (cost, session id,
@@ -39,21 +40,20 @@
  * such, are given as a transcript at the head of the turn. Anything else (a
  * system message mid-conversation, a prompt ending with an assistant
  * message, an audio file, `toolChoice: "required"`) fails with an
- * `UnsupportedInputError` as the cause of a `MalformedInput`. For a real
+ * `UnsupportedInputError` behind an `InvalidUserInputError`. For a real
  * multi-turn conversation, use `ClaudeCodeChat` (one session, one process).
  *
- * Errors are `AiError`s with the SDK's typed error as `cause` (see
- * `ClaudeCodeAiError`). Interrupting the call stops the CLI.
+ * Errors are `AiError`s whose reason has the SDK's typed error as its
+ * `cause` (see `ClaudeCodeAiError`). Interrupting the call stops the CLI.
  *
  * @since 0.1.0
  */
 import { ClaudeCode } from "@claude-effect/sdk"
 import type { ClaudeOptions } from "@claude-effect/sdk"
-import type * as AiError from "@effect/ai/AiError"
-import * as LanguageModel from "@effect/ai/LanguageModel"
-import type * as AiModel from "@effect/ai/Model"
-import * as Model from "@effect/ai/Model"
-import type * as Response from "@effect/ai/Response"
+import type * as AiError from "effect/ai/AiError"
+import * as LanguageModel from "effect/ai/LanguageModel"
+import * as Model from "effect/ai/Model"
+import type * as Response from "effect/ai/Response"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { dual } from "effect/Function"
@@ -80,7 +80,7 @@ export interface Config extends ClaudeOptions.OptionsInput {
    */
   readonly toolServerName?: string | undefined
   /** How long a tool handler may run before the model gets an error result (default 60 s). */
-  readonly toolTimeout?: Duration.DurationInput | undefined
+  readonly toolTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -106,7 +106,7 @@ export const ConfigOverride: typeof internal.ConfigOverride = internal.ConfigOve
  * @since 0.1.0
  * @category Models
  */
-export const ProviderMetadata: Schema.Schema<ProviderMetadata> = Translate.ProviderMetadata
+export const ProviderMetadata: Schema.Codec<ProviderMetadata> = Translate.ProviderMetadata
 
 /**
  * @since 0.1.0
@@ -140,7 +140,7 @@ export const metadataKey: string = Translate.metadataKey
  * @since 0.1.0
  * @category Constructors
  */
-export const make = (config: Config = {}): Effect.Effect<LanguageModel.Service, never, ClaudeCode.ClaudeCode> =>
+export const make = (config: Config = {}): Effect.Effect<LanguageModel.LanguageModel, never, ClaudeCode.ClaudeCode> =>
   Effect.gen(function*() {
     const claude = yield* ClaudeCode.ClaudeCode
     const run = (options: LanguageModel.ProviderOptions, method: internal.Method) =>
@@ -152,7 +152,7 @@ export const make = (config: Config = {}): Effect.Effect<LanguageModel.Service, 
       generateText: (options) =>
         run(options, "generateText").pipe(
           Stream.runCollect,
-          Effect.map((parts) => Array.from(parts) as Array<internal.GenerateParts>)
+          Effect.map((parts) => parts as Array<internal.GenerateParts>)
         ),
       // With partial messages, text and reasoning come as start/delta/end parts.
       streamText: (options) => run(options, "streamText") as Stream.Stream<Response.StreamPartEncoded, AiError.AiError>
@@ -167,15 +167,16 @@ export const layer = (config?: Config): Layer.Layer<LanguageModel.LanguageModel,
   Layer.effect(LanguageModel.LanguageModel, make(config))
 
 /**
- * The model as an `@effect/ai` `Model`, provider `"claude-code"`.
+ * The model as an `effect/ai` `Model`, provider `"claude-code"`, named by
+ * `config.model` (`"default"` when the CLI chooses).
  *
  * @since 0.1.0
  * @category Models
  */
 export const model = (
   config?: Config
-): AiModel.Model<"claude-code", LanguageModel.LanguageModel, ClaudeCode.ClaudeCode> =>
-  Model.make("claude-code", layer(config))
+): Model.Model<"claude-code", LanguageModel.LanguageModel, ClaudeCode.ClaudeCode> =>
+  Model.make("claude-code", config?.model ?? "default", layer(config))
 
 /**
  * Runs an effect with part of the configuration overridden for the calls it

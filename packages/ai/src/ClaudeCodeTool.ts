@@ -1,5 +1,5 @@
 /**
- * The CLI's own tools as `@effect/ai` provider-defined tools. Put one in the
+ * The CLI's own tools as `effect/ai` provider-defined tools. Put one in the
  * toolkit of a request and the agent's calls of that tool appear in the
  * response as typed `tool-call` and `tool-result` parts (`providerExecuted`:
  * the agent ran them), instead of only in the finish metadata.
@@ -7,7 +7,8 @@
  * ```ts
  * const Builtins = Toolkit.make(ClaudeCodeTool.Bash, ClaudeCodeTool.Write)
  * const response = yield* LanguageModel.generateText({ prompt, toolkit: Builtins })
- * for (const call of response.toolCalls) if (call.name === "ClaudeCodeBash") console.log(call.params.command)
+ * const bash = Schema.decodeUnknownSync(ClaudeCodeTool.Bash.parametersSchema)
+ * for (const call of response.toolCalls) if (call.name === "ClaudeCodeBash") console.log(bash(call.params).command)
  * ```
  *
  * They need no handler and enable nothing: which built-in tools the agent
@@ -18,7 +19,7 @@
  *
  * @since 0.1.0
  */
-import * as AiTool from "@effect/ai/Tool"
+import * as AiTool from "effect/ai/Tool"
 import * as Schema from "effect/Schema"
 import * as internal from "./internal/tools.js"
 
@@ -31,16 +32,16 @@ import * as internal from "./internal/tools.js"
 export const idPrefix: string = internal.idPrefix
 
 const builtin = <const Name extends string, const Fields extends Schema.Struct.Fields>(
-  toolkitName: Name,
+  customName: Name,
   providerName: string,
   parameters: Fields
 ) =>
   AiTool.providerDefined({
     id: `${internal.idPrefix}${providerName.toLowerCase()}`,
-    toolkitName,
+    customName,
     providerName,
-    args: {},
-    parameters,
+    args: Schema.Struct({}),
+    parameters: Schema.Struct(parameters),
     success: Schema.Unknown,
     failure: Schema.String
   })({})

@@ -6,7 +6,7 @@
 export * as ClaudeCodeAiError from "./ClaudeCodeAiError.js"
 
 /**
- * Claude Code as an `@effect/ai` `LanguageModel`.
+ * Claude Code as an `effect/ai` `LanguageModel`.
  *
  * @since 0.1.0
  */
@@ -21,7 +21,7 @@ export * as ClaudeCodeLanguageModel from "./ClaudeCodeLanguageModel.js"
 export * as ClaudeCodeTool from "./ClaudeCodeTool.js"
 
 /**
- * An `@effect/ai` `Chat` on one Claude Code session.
+ * An `effect/ai` `Chat` on one Claude Code session.
  *
  * @since 0.1.0
  */

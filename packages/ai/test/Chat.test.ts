@@ -1,14 +1,13 @@
-import { ClaudeCodeChat, ClaudeCodeLanguageModel } from "@claude-effect/ai"
 import { ScriptedModel } from "@claude-effect/testkit"
-import type * as Response from "@effect/ai/Response"
-import * as Tool from "@effect/ai/Tool"
-import * as Toolkit from "@effect/ai/Toolkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
+import type * as Response from "effect/ai/Response"
+import * as Tool from "effect/ai/Tool"
+import * as Toolkit from "effect/ai/Toolkit"
 import * as Effect from "effect/Effect"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { ClaudeCodeAiError, ClaudeCodeChat, ClaudeCodeLanguageModel } from "../src/index.js"
 import { harness, isAlive } from "./utils/harness.js"
 
 const pidOf = (content: ReadonlyArray<Response.AnyPart>): number => {
@@ -25,7 +24,7 @@ describe("ClaudeCodeChat", () => {
           prompt: [{ role: "system", content: "Count in Spanish." }, { role: "user", content: "one" }]
         })
         // A turn may stream: the chat is the same.
-        const two = Chunk.toReadonlyArray(yield* Stream.runCollect(chat.streamText({ prompt: "two" })))
+        const two = yield* Stream.runCollect(chat.streamText({ prompt: "two" }))
         const three = yield* chat.generateText({ prompt: "three" })
         assert.deepStrictEqual([one.text, three.text], ["uno", "tres"])
         assert.strictEqual(
@@ -69,8 +68,10 @@ describe("ClaudeCodeChat", () => {
       const refused = yield* Effect.flip(
         chat.generateObject({ prompt: "as an object", schema: Schema.Struct({ greeting: Schema.String }) })
       )
-      assert.strictEqual(refused._tag, "MalformedInput")
-      assert.strictEqual((refused as any).cause.reason, "ResponseFormat")
+      assert.strictEqual(refused.reason._tag, "InvalidUserInputError")
+      const cause = ClaudeCodeAiError.cause(refused)
+      assert.instanceOf(cause, ClaudeCodeAiError.UnsupportedInputError)
+      assert.strictEqual(cause?._tag === "UnsupportedInputError" ? cause.reason : undefined, "ResponseFormat")
       const second = yield* chat.generateText({ prompt: "again" })
       assert.strictEqual(second.text, "hi again")
       assert.strictEqual(pidOf(first.content), pidOf(second.content))
@@ -101,7 +102,7 @@ describe("ClaudeCodeChat", () => {
   it.live("the app's toolkit serves every turn of the chat, each call with the handlers of its turn", () =>
     Effect.gen(function*() {
       const counted = yield* Ref.make<ReadonlyArray<number>>([])
-      const Count = Tool.make("Count", { parameters: { n: Schema.Number }, success: Schema.Number })
+      const Count = Tool.make("Count", { parameters: Schema.Struct({ n: Schema.Finite }), success: Schema.Finite })
       const Counter = Toolkit.make(Count)
       const CounterLive = Counter.toLayer({
         Count: ({ n }) => Effect.as(Ref.update(counted, (all) => [...all, n]), n + 1)

@@ -1,12 +1,11 @@
-import { ClaudeCodeAiError, ClaudeCodeLanguageModel, ClaudeCodeTool } from "@claude-effect/ai"
 import { HookLayer, HookResult, PermissionGate, PermissionResult } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as LanguageModel from "@effect/ai/LanguageModel"
-import type * as Response from "@effect/ai/Response"
-import * as Tool from "@effect/ai/Tool"
-import * as Toolkit from "@effect/ai/Toolkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
+import type * as AiError from "effect/ai/AiError"
+import * as LanguageModel from "effect/ai/LanguageModel"
+import type * as Response from "effect/ai/Response"
+import * as Tool from "effect/ai/Tool"
+import * as Toolkit from "effect/ai/Toolkit"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
@@ -15,6 +14,7 @@ import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import { ClaudeCodeAiError, ClaudeCodeLanguageModel, ClaudeCodeTool } from "../src/index.js"
 import { bash, harness, isAlive, Workspace } from "./utils/harness.js"
 
 // -----------------------------------------------------------------------------
@@ -27,10 +27,10 @@ class OutOfCatalog extends Schema.TaggedError<OutOfCatalog>()("OutOfCatalog", { 
   }
 }
 
-class Inventory extends Context.Tag("test/Inventory")<Inventory, {
+class Inventory extends Context.Service<Inventory, {
   readonly stock: (sku: string) => Effect.Effect<number, OutOfCatalog>
   readonly lookups: Ref.Ref<ReadonlyArray<string>>
-}>() {}
+}>()("test/Inventory") {}
 
 const InventoryLive = Layer.effect(
   Inventory,
@@ -38,15 +38,15 @@ const InventoryLive = Layer.effect(
     lookups,
     stock: (sku: string) =>
       Ref.update(lookups, (all) => [...all, sku]).pipe(
-        Effect.zipRight(sku === "SKU-1" ? Effect.succeed(42) : Effect.fail(new OutOfCatalog({ sku })))
+        Effect.andThen(sku === "SKU-1" ? Effect.succeed(42) : Effect.fail(new OutOfCatalog({ sku })))
       )
   }))
 )
 
 const GetStock = Tool.make("GetStock", {
   description: "How many units of a product are in stock",
-  parameters: { sku: Schema.String },
-  success: Schema.Struct({ sku: Schema.String, stock: Schema.Number }),
+  parameters: Schema.Struct({ sku: Schema.String }),
+  success: Schema.Struct({ sku: Schema.String, stock: Schema.Finite }),
   failure: OutOfCatalog,
   failureMode: "return"
 })
@@ -62,8 +62,17 @@ const ShopLive = Shop.toLayer(Effect.gen(function*() {
 
 const getStock = (sku: string) => ScriptedModel.toolUse("mcp__app__GetStock", { sku })
 
-const claudeCodeMetadata = (metadata: Response.ProviderMetadata | undefined): any =>
-  metadata?.[ClaudeCodeLanguageModel.metadataKey]
+const claudeCodeMetadata = (metadata: Response.ProviderMetadata | undefined): { readonly pid: number } =>
+  metadata?.[ClaudeCodeLanguageModel.metadataKey] as { readonly pid: number }
+
+/** The typed error behind an `AiError` of the provider. */
+const typedCause = (error: AiError.AiError) => ClaudeCodeAiError.cause(error)
+
+/** The `UnsupportedInputError` behind an `AiError`, as [reason, path]. */
+const unsupported = (error: AiError.AiError): [string, string] | undefined => {
+  const cause = typedCause(error)
+  return cause instanceof ClaudeCodeAiError.UnsupportedInputError ? [cause.reason, cause.path] : undefined
+}
 
 // -----------------------------------------------------------------------------
 
@@ -77,9 +86,11 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       const workspace = yield* Workspace
       assert.isFalse(workspace.exists("denied.txt"))
       assert.strictEqual(response.text, "The hook did not let me create it.")
-      // The built-in tool is in the toolkit: its call and its (denied) result are typed parts.
+      // The built-in tool is in the toolkit: its call and its (denied) result are typed parts (effect 4 types
+      // the params of a toolkit whose calls it may resolve as unknown: they decode with the tool's Schema).
+      const bashParams = Schema.decodeUnknownSync(ClaudeCodeTool.Bash.parametersSchema)
       assert.deepStrictEqual(
-        response.toolCalls.map((call) => [call.name, call.params.command, call.providerExecuted]),
+        response.toolCalls.map((call) => [call.name, bashParams(call.params).command, call.providerExecuted]),
         [
           ["ClaudeCodeBash", "touch denied.txt", true]
         ]
@@ -89,12 +100,15 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       assert.include(String(denied.result), "NO-BASH-HERE")
       // Usage, cost and session id come from the turn's result.
       assert.strictEqual(response.finishReason, "stop")
-      assert.isAbove(response.usage.inputTokens ?? 0, 0)
-      assert.isAbove(response.usage.outputTokens ?? 0, 0)
+      assert.isAbove(response.usage.inputTokens.total ?? 0, 0)
+      assert.isAbove(response.usage.outputTokens.total ?? 0, 0)
       const metadata = ClaudeCodeLanguageModel.getProviderMetadata(response)!
       assert.isNumber(metadata.costUsd)
       assert.match(metadata.sessionId!, /^[0-9a-f-]{36}$/)
-      assert.deepStrictEqual(metadata.permissionDenials?.map((denial: any) => denial.tool_name), ["Bash"])
+      assert.deepStrictEqual(
+        metadata.permissionDenials?.map((denial) => (denial as { readonly tool_name: string }).tool_name),
+        ["Bash"]
+      )
       assert.deepStrictEqual(metadata.toolCalls.map((call) => [call.name, call.isError]), [["Bash", true]])
     }).pipe(
       Effect.provide(HookLayer.preToolUse({ matcher: "Bash" }, () => Effect.succeed(HookResult.deny("NO-BASH-HERE")))),
@@ -150,7 +164,7 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       assert.deepStrictEqual(response.toolResults, [])
       const [call] = ClaudeCodeLanguageModel.getProviderMetadata(response)!.toolCalls
       assert.deepStrictEqual([call.name, call.isError], ["mcp__app__GetStock", true])
-      assert.include(call.result, "stock lookups are closed today")
+      assert.include(call.result ?? "", "stock lookups are closed today")
     }).pipe(
       Effect.provide(ShopLive),
       Effect.provide(harness([getStock("SKU-1"), ScriptedModel.text("The lookup was refused.")]))
@@ -190,7 +204,7 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       assert.deepStrictEqual(document?.source, { type: "text", media_type: "text/plain", data: "buy milk" })
     }).pipe(Effect.provide(harness([ScriptedModel.text("Pixel.")]))))
 
-  it.live("what cannot map is a MalformedInput whose cause says what, before anything is spawned", () =>
+  it.live("what cannot map is an InvalidUserInputError whose cause says what, before anything is spawned", () =>
     Effect.gen(function*() {
       const failures = yield* Effect.forEach(
         [
@@ -200,14 +214,13 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
         ] as const,
         (prompt) => Effect.flip(LanguageModel.generateText({ prompt }))
       )
-      assert.deepStrictEqual(failures.map((error) => error._tag), [
-        "MalformedInput",
-        "MalformedInput",
-        "MalformedInput"
+      assert.deepStrictEqual(failures.map((error) => [error._tag, error.reason._tag]), [
+        ["AiError", "InvalidUserInputError"],
+        ["AiError", "InvalidUserInputError"],
+        ["AiError", "InvalidUserInputError"]
       ])
-      const causes = failures.map((error) => (error as { cause?: unknown }).cause)
-      assert.isTrue(causes.every((cause) => cause instanceof ClaudeCodeAiError.UnsupportedInputError))
-      assert.deepStrictEqual(causes.map((cause: any) => [cause.reason, cause.path]), [
+      assert.isTrue(failures.every((error) => typedCause(error) instanceof ClaudeCodeAiError.UnsupportedInputError))
+      assert.deepStrictEqual(failures.map(unsupported), [
         ["SystemMessagePosition", "prompt.content[1]"],
         ["LastMessage", "prompt.content[1]"],
         ["FileType", "prompt.content[0].content[0]"]
@@ -216,7 +229,7 @@ describe("ClaudeCodeLanguageModel.generateText", () => {
       const required = yield* Effect.flip(
         LanguageModel.generateText({ prompt: "hi", toolkit: Shop, toolChoice: "required" })
       )
-      assert.strictEqual((required as any).cause.reason, "ToolChoice")
+      assert.strictEqual(unsupported(required)?.[0], "ToolChoice")
       assert.deepStrictEqual(yield* ScriptedModel.requests, [])
     }).pipe(Effect.provide(ShopLive), Effect.provide(harness([ScriptedModel.text("never")]))))
 })
@@ -242,17 +255,17 @@ describe("ClaudeCodeLanguageModel configuration", () => {
       // Resolved elsewhere: the handler's layer is not where the call runs.
       const resolved = yield* Effect.provide(Shop, ShopLive)
       const missing = yield* Effect.flip(LanguageModel.generateText({ prompt: "stock?", toolkit: resolved }))
-      assert.deepStrictEqual([(missing as any).cause?.reason, (missing as any).cause?.path], [
-        "HandlerMissing",
-        "toolkit.GetStock"
-      ])
-      const Dotted = Tool.make("stock.get", { parameters: { sku: Schema.String }, success: Schema.Number })
+      assert.deepStrictEqual(unsupported(missing), ["HandlerMissing", "toolkit.GetStock"])
+      const Dotted = Tool.make("stock.get", {
+        parameters: Schema.Struct({ sku: Schema.String }),
+        success: Schema.Finite
+      })
       const badName = yield* Effect.flip(
         LanguageModel.generateText({ prompt: "stock?", toolkit: Toolkit.make(Dotted) }).pipe(
           Effect.provide(Toolkit.make(Dotted).toLayer({ "stock.get": () => Effect.succeed(1) }))
         )
       )
-      assert.strictEqual((badName as any).cause?.reason, "ToolName")
+      assert.strictEqual(unsupported(badName)?.[0], "ToolName")
       assert.deepStrictEqual(yield* ScriptedModel.requests, [])
     }).pipe(Effect.provide(harness([ScriptedModel.text("never")]))))
 })
@@ -260,9 +273,7 @@ describe("ClaudeCodeLanguageModel configuration", () => {
 describe("ClaudeCodeLanguageModel.streamText", () => {
   it.live("streams text deltas in order, with the tool calls and results as they happen", () =>
     Effect.gen(function*() {
-      const parts = Chunk.toReadonlyArray(
-        yield* Stream.runCollect(LanguageModel.streamText({ prompt: "How many SKU-1?", toolkit: Shop }))
-      )
+      const parts = yield* Stream.runCollect(LanguageModel.streamText({ prompt: "How many SKU-1?", toolkit: Shop }))
       // The shape of the stream: metadata, the first text, the call, its result, the answer, the finish.
       const shape = parts.map((part) => part.type).filter((type, i, all) =>
         type !== "text-delta" || all[i - 1] !== type
@@ -304,7 +315,7 @@ describe("ClaudeCodeLanguageModel.streamText", () => {
         ),
         Stream.filter((part) => part.type === "text-delta"),
         Stream.runForEach(() => Effect.void),
-        Effect.fork
+        Effect.forkChild
       )
       const running = yield* Deferred.await(pid)
       yield* ScriptedModel.awaitRequests(1, "turn")
@@ -320,8 +331,8 @@ describe("ClaudeCodeLanguageModel.streamText", () => {
 describe("ClaudeCodeLanguageModel.generateObject", () => {
   class Forecast extends Schema.Class<Forecast>("Forecast")({
     city: Schema.String,
-    highC: Schema.Number,
-    conditions: Schema.Literal("sunny", "rain", "snow")
+    highC: Schema.Finite,
+    conditions: Schema.Literals(["sunny", "rain", "snow"])
   }) {}
 
   it.live("decodes the agent's structured output into the Schema class", () =>
@@ -338,13 +349,14 @@ describe("ClaudeCodeLanguageModel.generateObject", () => {
       ScriptedModel.structuredOutput({ city: "Lyon", highC: 21, conditions: "sunny" })
     ]))))
 
-  it.live("an answer the Schema rejects is a MalformedOutput caused by a StructuredOutputError with the parse issue", () =>
+  it.live("an answer the Schema rejects is a StructuredOutputError caused by the SDK's, with the parse issue", () =>
     Effect.gen(function*() {
-      const Launch = Schema.Struct({ title: Schema.String, when: Schema.Date })
+      const Launch = Schema.Struct({ title: Schema.String, when: Schema.DateFromString })
       const error = yield* Effect.flip(LanguageModel.generateObject({ prompt: "When?", schema: Launch }))
-      assert.strictEqual(error._tag, "MalformedOutput")
-      const cause = (error as { cause?: any }).cause
+      assert.strictEqual(error.reason._tag, "StructuredOutputError")
+      const cause = typedCause(error)
       assert.strictEqual(cause?._tag, "StructuredOutputError")
+      if (cause?._tag !== "StructuredOutputError") return
       assert.strictEqual(cause.reason, "Mismatch")
       assert.include(cause.detail, "when")
     }).pipe(Effect.provide(harness([ScriptedModel.structuredOutput({ title: "Launch", when: "someday" })]))))

@@ -8,7 +8,7 @@
  * Each SDK runs as it ships. The official SDK is published as one minified
  * bundle of itself and its dependencies, and stays external: it loads from
  * `node_modules` as published. Ours is shipped as the README says, bundled with
- * its dependencies (effect, `@effect/platform`) by esbuild and minified: the
+ * its dependencies (effect, `@effect/platform-node`) by esbuild and minified: the
  * worker bundles them into its chunk. `layout: "modules"` leaves every
  * package external instead (effect loaded file by file from `node_modules`),
  * for the cold-start lines that show that cost; `minify: false` keeps the

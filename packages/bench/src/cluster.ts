@@ -4,13 +4,16 @@
  * the same run, on the real CLI against the scripted model; and what a
  * session costs a runner, to size runners at a fixed CPU budget.
  *
- *   pnpm --filter @claude-effect/bench run bench:cluster [-- --sessions 12]
+ *   pnpm --filter @claude-effect/bench run bench:cluster [-- --sessions 12 --idle 10]
  *
  * - cold: a fresh CLI (`ClaudeCode.result` / the first prompt of a new
  *   entity: the entity opens its session, the turn is mirrored and the
  *   prompt persisted);
  * - warm: the next turn on an open session (`session.turn` / the entity's
  *   second prompt);
+ * The same comparison as on effect 3 (no effect-3 column: both columns run
+ * on this tree).
+ *
  * - a runner's CPU per session: the runner process and its CLIs, from
  *   `/proc`, for opening a session and running one prompt, and while the
  *   sessions sit open and idle.
@@ -20,8 +23,8 @@
 import { ClaudeCluster, ClaudeSession } from "@claude-effect/cluster"
 import { ClaudeCode } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -151,7 +154,7 @@ const program = Effect.gen(function*() {
   yield* Console.log(lines.join("\n"))
 }).pipe(
   Effect.scoped,
-  Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([reply]), NodeContext.layer))
+  Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([reply]), NodeServices.layer))
 )
 
 NodeRuntime.runMain(program)

@@ -8,14 +8,15 @@
  * - `producer`: the messages made and handed to nothing (the floor);
  * - `asyncGenerator`: an async generator read by `for await`, the official
  *   SDK's shape (its `query` is one);
- * - `effect3`: effect 3.22 (the SDK's runtime), a stream of the SDK's
- *   session-stream shape (one waiting taker resumed directly, a channel loop
- *   writing each batch) read by `Stream.runForEach`;
+ * - `effect4`: effect 4.1 (the SDK's runtime), `Stream.fromQueue` read by
+ *   `Stream.runForEach` (the session stream's shape: its messages are a
+ *   `Queue`);
+ * - `effect3`: effect 3.22 (the runtime of the SDK's effect-3 baseline, for
+ *   comparison; effect3.ts), a stream of that SDK's session-stream shape (one
+ *   waiting taker resumed directly, a channel loop writing each batch) read by
+ *   `Stream.runForEach`;
  * - `effect3Mailbox`: effect 3.22, `Mailbox.toStream` read by
- *   `Stream.runForEach` (its idiomatic queue-backed stream);
- * - `effect4`: effect 4.1 (not the SDK's runtime, for comparison),
- *   `Stream.fromQueue` read by `Stream.runForEach` (its idiomatic
- *   queue-backed stream).
+ *   `Stream.runForEach` (its idiomatic queue-backed stream).
  *
  * Per message, process CPU over the first 300 messages (code run for the
  * first time: the runtime's import excluded, its first use included) and over
@@ -135,17 +136,19 @@ const runOnce = (harness: string, variant: ConsumerVariant, effectUrl: string): 
  */
 export const measureConsumerCost = (
   dir: string,
-  runs: number
+  runs: number,
+  effect3Url: string
 ): Readonly<Record<ConsumerVariant, ConsumerCost>> => {
   const harness = Path.join(dir, "consumer-harness.mjs")
   Fs.writeFileSync(harness, HARNESS_SOURCE)
-  // Each runtime's ESM entry, as this package resolves it: effect 3.22 (the SDK's) and effect 4 (`effect-v4`).
+  // Each runtime's ESM entry: effect 4 (the SDK's) as this package resolves it, effect 3.22 as the effect-3
+  // baseline's tree does (effect3.ts: this package cannot depend on both).
   const urls: Record<ConsumerVariant, string> = {
     producer: "-",
     asyncGenerator: "-",
-    effect3: import.meta.resolve("effect"),
-    effect3Mailbox: import.meta.resolve("effect"),
-    effect4: import.meta.resolve("effect-v4")
+    effect3: effect3Url,
+    effect3Mailbox: effect3Url,
+    effect4: import.meta.resolve("effect")
   }
   const samples: Record<ConsumerVariant, Array<ConsumerCost>> = {
     producer: [],

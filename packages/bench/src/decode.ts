@@ -10,7 +10,7 @@
  * ```
  */
 import { decodeStdoutLine } from "@claude-effect/sdk/Protocol"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -112,8 +112,8 @@ const parseOnly = (line: string): unknown => JSON.parse(line)
 
 const decodeOnly = (line: string): unknown => {
   const decoded = decodeStdoutLine(line)
-  if (Either.isLeft(decoded)) throw decoded.left
-  return decoded.right
+  if (Result.isFailure(decoded)) throw decoded.failure
+  return decoded.success
 }
 
 /**

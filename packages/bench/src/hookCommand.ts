@@ -9,8 +9,8 @@
  * - `bundle`: esbuild, one minified ESM file with effect inlined (the
  *   recommended deployment: no module resolution, one file to parse);
  * - `bundle-v8cache`: the same as CommonJS, started by the SDK's
- *   `bin/hook-launcher.cjs`, which keeps a V8 code cache of it (node 20 has
- *   no compile cache of its own); the warm-up runs write the cache;
+ *   `bin/hook-launcher.cjs`, which keeps a V8 code cache of it (Node's own
+ *   compile cache is off by default); the warm-up runs write the cache;
  * - `bundle-unminified`: the same as `bundle`, not minified;
  * - `tsc-build`: the `tsc -b` output of the SDK (`packages/sdk/build`) with
  *   effect loaded from node_modules as published, file by file (what a
@@ -128,6 +128,14 @@ const loadEsbuild = (): Esbuild => {
   return require("esbuild") as Esbuild
 }
 
+// The SDK's `tsc -b` output, built here when missing: a fresh clone has none until `pnpm check` or `pnpm build`.
+const buildSdk = (): void => {
+  if (Fs.existsSync(Path.join(sdkDir, "build", "src", "HookCommand.js"))) return
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
+  const out = spawnSync(process.execPath, [tsc, "-b", Path.join(sdkDir, "tsconfig.src.json")], { encoding: "utf8" })
+  if (out.status !== 0) throw new Error(`tsc -b ${sdkDir}/tsconfig.src.json failed: ${out.stdout}${out.stderr}`)
+}
+
 /**
  * Builds the variants' files under `packages/bench/build/hook-command`.
  *
@@ -141,8 +149,7 @@ export const build = async (variants: ReadonlyArray<Variant>): Promise<Record<Va
     if (variant === "node-baseline") {
       files[variant] = ""
     } else if (variant === "tsc-build") {
-      const built = Path.join(sdkDir, "build", "src", "HookCommand.js")
-      if (!Fs.existsSync(built)) throw new Error(`no ${built}: run \`npx tsc -b tsconfig.json\` first`)
+      buildSdk()
       const file = Path.join(outDir, "program-tsc.mjs")
       const relative = Path.relative(outDir, Path.join(sdkDir, "build", "src")).split(Path.sep).join("/")
       // effect resolves from node_modules as published, file by file.
@@ -242,12 +249,13 @@ export const measure = async (options?: Options): Promise<Result> => {
  * @since 0.1.0
  * @category Formatting
  */
-export const format = (result: Result): string => {
-  const rows = result.variants.map((v) =>
-    `| ${v.variant} | ${v.bytes === 0 || v.variant === "tsc-build" ? "–" : `${Math.round(v.bytes / 1024)} KiB`} | ${
-      v.median.toFixed(1)
-    } | ${v.p90.toFixed(1)} | ${v.min.toFixed(1)} |`
-  )
+export const format = (result: Result, effect3?: Result): string => {
+  const row = (suffix: string) => (v: VariantResult) =>
+    `| ${v.variant}${suffix} | ${
+      v.bytes === 0 || v.variant === "tsc-build" ? "–" : `${Math.round(v.bytes / 1024)} KiB`
+    } | ${v.median.toFixed(1)} | ${v.p90.toFixed(1)} | ${v.min.toFixed(1)} |`
+  // The effect-3 baseline's program (effect3.ts), measured in the same run by its own hookCommand.ts.
+  const rows = [...result.variants.map(row("")), ...(effect3?.variants ?? []).map(row(", ours on effect 3"))]
   const verdict = (v: VariantResult | undefined) =>
     v === undefined
       ? []

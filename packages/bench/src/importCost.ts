@@ -3,16 +3,16 @@
  * imported in a fresh `node` process, timed around the dynamic `import()`,
  * round-robin:
  *
- * - `ours`: `@claude-effect/sdk` + `@effect/platform-node/NodeContext` (what an
- *   application imports), our sources bundled, effect and @effect/platform
- *   loaded from node_modules as published, file by file;
- * - `dependencies`: only the effect and @effect/platform modules that bundle
- *   imports, without any of our code;
- * - `bundled`: the same entry with effect and @effect/platform bundled in
+ * - `ours`: `@claude-effect/sdk` + `@effect/platform-node/NodeServices` (what
+ *   an application imports), our sources bundled, effect and
+ *   @effect/platform-node loaded from node_modules as published, file by file;
+ * - `dependencies`: only the effect and @effect/platform-node modules that
+ *   bundle imports, without any of our code;
+ * - `bundled`: the same entry with effect and @effect/platform-node bundled in
  *   (one file, as an application bundle or a packaged CLI ships it);
  * - `oursAlone`: `ours` imported after `dependencies` (effect and
- *   @effect/platform already loaded, as in any Effect application): the cost
- *   of our own modules;
+ *   @effect/platform-node already loaded, as in any Effect application): the
+ *   cost of our own modules;
  * - `official`: `@anthropic-ai/claude-agent-sdk`, which is published as one
  *   bundled file.
  *
@@ -43,7 +43,7 @@ export type ImportCost = Readonly<Record<ImportVariant, number>>
 
 const esbuildOf = (): any => createRequire(createRequire(import.meta.url).resolve("tsx/package.json"))("esbuild")
 
-const ENTRY = `import "@claude-effect/sdk"\nimport "@effect/platform-node/NodeContext"\n`
+const ENTRY = `import "@claude-effect/sdk"\nimport "@effect/platform-node/NodeServices"\n`
 
 const build = async (dir: string, bundleDependencies: boolean): Promise<string> => {
   const entry = Path.join(dir, "entry.ts")

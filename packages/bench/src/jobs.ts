@@ -6,18 +6,27 @@
  */
 
 /**
- * The three drivers measured side by side.
+ * The drivers a worker can load: ours, the official SDK, the raw floor.
  *
  * @since 0.1.0
  * @category Models
  */
-export type Sdk = "ours" | "official" | "raw"
+export type Driver = "ours" | "official" | "raw"
+
+/**
+ * The columns measured side by side: the drivers, and `ours3`, our SDK's last effect-3 build (effect3.ts), run by
+ * the worker of that build as its `ours`.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type Sdk = Driver | "ours3"
 
 /**
  * @since 0.1.0
  * @category Models
  */
-export const SDKS: ReadonlyArray<Sdk> = ["ours", "official", "raw"]
+export const SDKS: ReadonlyArray<Sdk> = ["ours", "ours3", "official", "raw"]
 
 /**
  * The scenarios a worker can run.
@@ -48,7 +57,7 @@ export type Scenario =
  * @category Models
  */
 export interface Job {
-  readonly sdk: Sdk
+  readonly sdk: Driver
   readonly scenario: Scenario
   readonly params: Readonly<Record<string, number>>
   /** The executable to give the SDK: the real CLI, or the line tap in front of it. */

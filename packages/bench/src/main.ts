@@ -1,9 +1,10 @@
 /**
- * `pnpm bench`: our SDK, the official `@anthropic-ai/claude-agent-sdk` and a
- * raw driver (the floor: spawn the CLI, `JSON.parse` each line, answer control
+ * `pnpm bench`: our SDK on effect 4, its last effect-3 build ("ours, effect
+ * 3": effect3.ts), the official `@anthropic-ai/claude-agent-sdk` and a raw
+ * driver (the floor: spawn the CLI, `JSON.parse` each line, answer control
  * requests by hand), measured in the same run against the same scripted model
  * and the same pinned CLI. Each SDK runs each scenario in a worker process of
- * its own (so CPU time and peak RSS are the SDK's), in A/B/C order rotating
+ * its own (so CPU time and peak RSS are the SDK's), in A/B/C/D order rotating
  * per run; the table shows medians over the runs and cost ratios per pair.
  *
  * ```sh
@@ -14,6 +15,7 @@
  * pnpm bench --only 2 --profile hooks   # also write CPU profiles of the workers (see profile.ts)
  *                                       # (CPU time only, under perf: see perfReport.ts)
  * BENCH_NO_MINIFY=1 pnpm bench ...      # ours's bundle not minified (profiles never are)
+ * pnpm bench --effect3 <commit>         # the effect-3 baseline (default EFFECT3_BASELINE, or BENCH_EFFECT3_BASELINE)
  * ```
  *
  * @since 0.1.0
@@ -27,7 +29,16 @@ import { fileURLToPath } from "node:url"
 import { buildWorker } from "./build.js"
 import { measureConsumerCost } from "./consumerCost.js"
 import type { DecodeBenchResult } from "./decode.js"
-import { measureImportCost } from "./importCost.js"
+import {
+  baselineCommit,
+  baselineEffectUrl,
+  buildBaselineWorker,
+  type Effect3Baseline,
+  evaluateInBaseline,
+  prepareBaseline
+} from "./effect3.js"
+import type { Result as HookCommandResult } from "./hookCommand.js"
+import { type ImportCost, measureImportCost } from "./importCost.js"
 import type { Sdk } from "./jobs.js"
 import { killProcessesUnder } from "./procs.js"
 import { failures, type Line, markdownTable } from "./report.js"
@@ -50,6 +61,8 @@ interface Args {
   readonly profile: ReadonlySet<string>
   readonly json: string | undefined
   readonly command: string
+  /** The effect-3 baseline's commit (effect3.ts). */
+  readonly effect3: string
 }
 
 const parseArgs = (argv: ReadonlyArray<string>): Args => {
@@ -69,7 +82,8 @@ const parseArgs = (argv: ReadonlyArray<string>): Args => {
     out: value("--out") ?? Path.join(benchDir, "RESULTS.md"),
     profile: list(value("--profile")) ?? new Set(),
     json: value("--json"),
-    command: ["pnpm bench", ...argv].join(" ")
+    command: ["pnpm bench", ...argv].join(" "),
+    effect3: baselineCommit(argv)
   }
 }
 
@@ -128,13 +142,13 @@ const machine = () => {
 
 const load = () => Os.loadavg().map((l) => l.toFixed(2)).join(" / ")
 
-/** Runs decode.ts in a process of its own (under tsx, like `pnpm bench` itself). */
-const runDecode = (durationMillis: number): Promise<DecodeBenchResult> =>
+/** Runs decode.ts (ours, or the effect-3 baseline's) in a process of its own (under tsx, like `pnpm bench` itself). */
+const runDecode = (durationMillis: number, bench: string = benchDir): Promise<DecodeBenchResult> =>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", Path.join(srcDir, "decode.ts"), "--json", "--duration", String(durationMillis)],
-      { stdio: ["ignore", "pipe", "pipe"] }
+      ["--import", "tsx", Path.join(bench, "src", "decode.ts"), "--json", "--duration", String(durationMillis)],
+      { cwd: bench, stdio: ["ignore", "pipe", "pipe"] }
     )
     let out = ""
     let err = ""
@@ -154,23 +168,28 @@ const methodNotes = (quick: boolean): Array<string> => [
   "Every cell is a median over the runs (latency percentiles: pooled over all runs). Ratios are costs: " +
   "above 1× the first is slower, heavier or lower-rate. Targets: the 'target' column, ours/official, as issue " +
   "'Performance' sets them per row; where it sets none, ours ≤ official (≈ within 5%) and ours ≤ 2× raw.",
-  "Each SDK runs each scenario in a worker process of its own, started fresh per run, in A/B/C order rotating " +
+  "The 'ours, effect 3' column is our SDK's last effect-3 build (effect3.ts: a commit of this repository extracted " +
+  "with `git archive` into a cache under the OS temp dir, installed from its own lockfile), run by that commit's own " +
+  "bench code: its worker, bundled by its own build.ts (esbuild, minified, effect 3.22 inside) and given the same " +
+  "jobs as ours; its decode, import-cost and command-hook measurements. 'ours/ours, effect 3' is the port's cost.",
+  "Each SDK runs each scenario in a worker process of its own, started fresh per run, in A/B/C/D order rotating " +
   "per run; the CLI (2.1.328, the pinned native binary) and the scripted model (testkit ScriptedModel, served by the " +
   "runner on 127.0.0.1) are separate processes, so SDK CPU and peak RSS are the worker's own " +
   "(`process.cpuUsage` over the scenario, `process.resourceUsage().maxRSS`). SDK CPU counts every thread of the " +
   "worker: the 'of which on the main thread' lines (the thread's own run time, `/proc/self/task/<pid>/schedstat`) " +
   "split off V8's background work, its optimizing compiler and concurrent GC, which runs on other threads.",
-  "Ours starts the CLI as the docs recommend on Node, through `NodeCliSpawner.layer` (stdin written directly; " +
-  "without it, through @effect/platform's CommandExecutor), and gets the platform services `ClaudeCode.layer` " +
-  "asks for (FileSystem, Path, CommandExecutor) from their @effect/platform-node layers.",
+  "Ours starts the CLI as the docs recommend on Node, through `NodeCliSpawner.layer` (stdin written directly), " +
+  "and gets the platform services `ClaudeCode.layer` asks for (FileSystem, Path) from their @effect/platform-node " +
+  "layers (on effect 3 it also asked for a CommandExecutor).",
   "Workers are plain ESM bundled by esbuild from the current sources: no TypeScript loader in the measured " +
   "process. Each SDK runs as it ships: the official SDK is published as one minified bundle of itself and its " +
   "dependencies and loads from node_modules as published; ours is bundled with its dependencies (effect, " +
-  "@effect/platform) and minified, as the README says to ship it. Row 1's 'ours not bundled' lines run ours with " +
+  "@effect/platform-node) and minified, as the README says to ship it. Row 1's 'ours not bundled' lines run ours with " +
   "every package loaded from node_modules, file by file (as every row did before 2026-11-29).",
   "Row 1, 'import in a fresh process' lines (importCost.ts): `node` started per sample, the dynamic `import()` " +
-  "timed, variants round-robin: our SDK with NodeContext as an application imports them (effect and @effect/platform " +
-  "from node_modules, file by file), those effect and @effect/platform modules alone, and everything esbuilt into " +
+  "timed, variants round-robin: our SDK with its platform services as an application imports them (on effect 4 " +
+  "NodeServices, effect and @effect/platform-node; on effect 3 NodeContext, effect and @effect/platform; from " +
+  "node_modules, file by file), those effect and platform modules alone, and everything esbuilt into " +
   "one file; the official column is always `@anthropic-ai/claude-agent-sdk` (published as one bundled file).",
   "Row 2: a line tap (a tiny Node program given to each SDK as its executable) spawns the real CLI and timestamps " +
   "control lines both ways; latency = control_request handed to the SDK → its control_response back in the tap " +
@@ -200,10 +219,10 @@ const methodNotes = (quick: boolean): Array<string> => [
   "same Readable. 64 KiB chunks, like a pipe. Each SDK registers the same PreToolUse and PostToolUse hooks and a " +
   "gate, and the recorded hook callback ids are rewritten to the ones it registered, so every replayed control " +
   "request is answered by its hooks. 'ours by stage' runs the same lines through decodeStdoutLine alone, " +
-  "CliProcess.lines alone, and CliProcess + ControlRouter with its mailbox drained a chunk at a time (each after a " +
+  "CliProcess.lines alone, and CliProcess + ControlRouter with its message queue drained a chunk at a time (each after a " +
   "warm-up pass); the full row adds the session's message stream. Ours consumes it as the README shows " +
   "(`Stream.runForEach` with an effect per message); 'ours consuming each chunk synchronously' is the same run, in " +
-  "workers of its own, with `Stream.runForEachChunk` and a handler that loops over the chunk and returns " +
+  "workers of its own, with `Stream.runForEachArray` (effect 3: `runForEachChunk`) and a handler that loops over the chunk and returns " +
   "`Effect.void`. The difference is V8's, not the SDK's: a stream's sink wraps each chunk's effect with Effect's " +
   "`Channel.fromEffect`, which stores a closure over it in a property (`op.effect = () => effect`); V8 allocates a " +
   "function literal assigned to a property in old space (it expects methods), so the closure, the effect and the " +
@@ -246,11 +265,11 @@ const methodNotes = (quick: boolean): Array<string> => [
   "message from before the claim).",
   "Issue 17, stream consumer lines (consumerCost.ts): 3,000 messages, one per event-loop turn (`setImmediate`), as " +
   "a live session's lines arrive, each consumer doing nothing with them; a fresh `node` per sample, variants " +
-  "round-robin. The 'ours' column is the runtime named in the line, the official column an async generator read " +
-  "by `for await` (the official SDK's `query`), raw the messages made and handed to nothing. 'First 300' is the CPU " +
-  "per message over the first 300 (the runtime imported before, its first use included); 'warm', over messages " +
-  "1,000–3,000. effect 3.22 is the SDK's runtime (DESIGN.md fixes it); effect 4.1 runs the same consumer for " +
-  "comparison only."
+  "round-robin. The 'ours' column is effect 4.1 (the SDK's runtime), 'ours, effect 3' effect 3.22 (the effect-3 " +
+  "baseline's, imported from its tree), each with the stream the line names; the official column an async " +
+  "generator read by `for await` (the official SDK's `query`), raw the messages made and handed to nothing. " +
+  "'First 300' is the CPU per message over the first 300 (the runtime imported before, its first use included); " +
+  "'warm', over messages 1,000–3,000."
 ]
 
 const main = async () => {
@@ -263,6 +282,10 @@ const main = async () => {
   const minify = args.profile.size === 0 && process.env.BENCH_NO_MINIFY === undefined
   const worker = await buildWorker({ layout: "shipped", minify })
   const modulesWorker = await buildWorker({ layout: "modules", minify: false })
+  const baseline: Effect3Baseline = prepareBaseline(args.effect3, log)
+  log(`effect 3 baseline: ${baseline.describe.slice(0, 80)} (${baseline.tree})`)
+  const effect3Worker = buildBaselineWorker(baseline, { layout: "shipped", minify })
+  const effect3ModulesWorker = buildBaselineWorker(baseline, { layout: "modules", minify: false })
   const root = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-bench-"))
   const cleanup = () => {
     killProcessesUnder(root)
@@ -282,6 +305,8 @@ const main = async () => {
     cli,
     worker,
     modulesWorker,
+    effect3Worker,
+    effect3ModulesWorker,
     log,
     profile: args.profile.size > 0 ? { keys: args.profile, dir: profileDir } : undefined
   }
@@ -329,9 +354,11 @@ const main = async () => {
     if (wants("decode")) {
       log("decode: decodeStdoutLine vs JSON.parse (decode.ts)")
       const results: Array<DecodeBenchResult> = []
+      const baselineResults: Array<DecodeBenchResult> = []
       for (let run = 0; run < args.runs; run++) {
         try {
           results.push(await runDecode(args.quick ? 400 : 2_000))
+          baselineResults.push(await runDecode(args.quick ? 400 : 2_000, baseline.benchDir))
         } catch (error) {
           extra.push(`decode.ts failed: ${String(error).slice(0, 300)}`)
         }
@@ -343,6 +370,7 @@ const main = async () => {
           better: "higher",
           values: {
             ours: median(results.map((r) => r.decodeStdoutLine.linesPerSecond)),
+            ours3: median(baselineResults.map((r) => r.decodeStdoutLine.linesPerSecond)),
             raw: median(results.map((r) => r.jsonParse.linesPerSecond))
           }
         })
@@ -352,20 +380,28 @@ const main = async () => {
     if (wants("consumer")) {
       log("consumer: a stream consumer's CPU per message, by runtime (consumerCost.ts)")
       try {
-        const cost = measureConsumerCost(root, args.quick ? 2 : args.runs)
+        const cost = measureConsumerCost(root, args.quick ? 2 : args.runs, baselineEffectUrl(baseline))
+        // The ours column is effect 4.1 (the SDK's runtime), the ours3 column effect 3.22 (the effect-3 build's).
         const shapes = [
-          ["effect3", "effect 3.22 (the SDK's runtime), the session stream's shape, Stream.runForEach"],
-          ["effect3Mailbox", "effect 3.22, Mailbox.toStream, Stream.runForEach"],
-          ["effect4", "effect 4.1 (for comparison, not the SDK's runtime), Stream.fromQueue, Stream.runForEach"]
+          [
+            "effect3",
+            "the session stream's shape (effect 4: Stream.fromQueue; effect 3: its channel loop), Stream.runForEach"
+          ],
+          [
+            "effect3Mailbox",
+            "the runtime's queue-backed stream (effect 4: Stream.fromQueue; effect 3: Mailbox.toStream), " +
+            "Stream.runForEach"
+          ]
         ] as const
-        for (const [variant, shape] of shapes) {
+        for (const [effect3, shape] of shapes) {
           for (const [phase, phaseLabel] of [["first", "first 300"], ["warm", "warm"]] as const) {
             lines.push({
               row: "issue 17",
               label: `stream consumer, one message per event-loop turn: ${shape}, CPU per message, ${phaseLabel} (µs)`,
               better: "lower",
               values: {
-                ours: cost[variant][phase],
+                ours: cost.effect4[phase],
+                ours3: cost[effect3][phase],
                 official: cost.asyncGenerator[phase],
                 raw: cost.producer[phase]
               }
@@ -380,36 +416,42 @@ const main = async () => {
     if (wants("1") || wants("import")) {
       log("import: the SDK's module import in fresh processes (importCost.ts)")
       try {
-        const cost = await measureImportCost(root, args.quick ? 3 : 7)
+        const runs = args.quick ? 3 : 7
+        const cost = await measureImportCost(root, runs)
+        // The baseline's own importCost.ts, in its tree: its SDK with NodeContext, effect 3 and @effect/platform.
+        const cost3 = evaluateInBaseline<ImportCost>(
+          baseline,
+          "importCost.ts",
+          `m.measureImportCost(${JSON.stringify(root)}, ${runs})`
+        )
         lines.push(
           {
             row: "1 cold start",
-            label: "import in a fresh process: SDK + NodeContext, effect from node_modules (ms)",
+            label: "import in a fresh process: SDK + platform services, effect from node_modules (ms)",
             better: "lower",
             rawIsFloor: false,
-            values: { ours: cost.ours, official: cost.official }
+            values: { ours: cost.ours, ours3: cost3.ours, official: cost.official }
           },
           {
             row: "1 cold start",
-            label: "import in a fresh process: effect + @effect/platform modules alone, none of our code (ms)",
+            label: "import in a fresh process: effect + platform modules alone, none of our code (ms)",
             better: "lower",
             rawIsFloor: false,
-            values: { ours: cost.dependencies, official: cost.official }
+            values: { ours: cost.dependencies, ours3: cost3.dependencies, official: cost.official }
           },
           {
             row: "1 cold start",
-            label: "import in a fresh process: SDK + NodeContext bundled with effect into one file (ms)",
+            label: "import in a fresh process: SDK + platform services bundled with effect into one file (ms)",
             better: "lower",
             rawIsFloor: false,
-            values: { ours: cost.bundled, official: cost.official }
+            values: { ours: cost.bundled, ours3: cost3.bundled, official: cost.official }
           },
           {
             row: "1 cold start",
-            label:
-              "import of our own modules, effect + @effect/platform already loaded, vs the official whole import (ms)",
+            label: "import of our own modules, effect + platform already loaded, vs the official whole import (ms)",
             better: "lower",
             rawIsFloor: false,
-            values: { ours: cost.oursAlone, official: cost.official },
+            values: { ours: cost.oursAlone, ours3: cost3.oursAlone, official: cost.official },
             target: { ratio: 1 }
           }
         )
@@ -419,12 +461,22 @@ const main = async () => {
     }
 
     let hookCommandTable = ""
+    let hookCommandResults: { readonly ours: HookCommandResult; readonly ours3: HookCommandResult } | undefined
     const hookCommandFile = Path.join(srcDir, "hookCommand.ts")
     if (wants("hookcmd") && Fs.existsSync(hookCommandFile)) {
       log("hookcmd: command-hook startup (hookCommand.ts)")
       try {
         const hookCommand = await import("./hookCommand.js")
-        hookCommandTable = hookCommand.format(await hookCommand.measure({ runs: args.quick ? 3 : 10, warmup: 2 }))
+        const options = { runs: args.quick ? 3 : 10, warmup: 2 }
+        // The baseline's bundles only: its `tsc-build` variant needs a `tsc -b` of its tree.
+        const effect3 = evaluateInBaseline<HookCommandResult>(
+          baseline,
+          "hookCommand.ts",
+          `m.measure(${JSON.stringify({ ...options, variants: ["bundle", "bundle-v8cache", "bundle-unminified"] })})`
+        )
+        const ours = await hookCommand.measure(options)
+        hookCommandResults = { ours, ours3: effect3 }
+        hookCommandTable = hookCommand.format(ours, effect3)
       } catch (error) {
         extra.push(`hookCommand.ts failed: ${String(error).slice(0, 300)}`)
       }
@@ -441,7 +493,7 @@ const main = async () => {
     )
     const issue5 = hooks !== undefined
       ? `Issue 5 — SDK-side hook round-trip (hook_callback), pooled over ${toolCalls} tool calls (${callbacks} callbacks): ` +
-        (["ours", "official", "raw"] as const).map((sdk) =>
+        (["ours", "ours3", "official", "raw"] as const).map((sdk) =>
           `${sdk} p50 ${formatNumber(pooled(sdk, 50))} / p99 ${formatNumber(pooled(sdk, 99))} ms`
         ).join(", ") + ". Messages/s on the partial-message turn: row 3."
       : ""
@@ -456,7 +508,7 @@ const main = async () => {
       } min`,
       `- CLI @anthropic-ai/claude-code ${versionOf("@anthropic-ai/claude-code")}; official SDK ${
         versionOf("@anthropic-ai/claude-agent-sdk")
-      }; ours: ${await gitDescribe()}`,
+      }; ours: ${await gitDescribe()}; ours, effect 3: ${baseline.describe.slice(0, 80)}`,
       `- ${args.runs} run(s) per SDK per scenario${
         args.runsGiven || args.quick ? "" : " (row 6: 3 — sixteen CLIs at once take ~20 s a run on 2 cores)"
       }, ${args.quick ? "quick" : "full"} sizes; workers: ${
@@ -479,7 +531,20 @@ const main = async () => {
 
     console.log(section)
     if (args.json !== undefined) {
-      Fs.writeFileSync(args.json, JSON.stringify({ outcomes: Object.fromEntries(outcomes), lines }, null, 1))
+      Fs.writeFileSync(
+        args.json,
+        JSON.stringify(
+          {
+            outcomes: Object.fromEntries(outcomes),
+            lines,
+            hookCommand: hookCommandResults,
+            effect3: baseline.commit,
+            failed: extra
+          },
+          null,
+          1
+        )
+      )
     }
     if (args.write) {
       const title = "# Benchmark results\n\nNewest first. Written by `pnpm bench` (packages/bench/src/main.ts).\n\n"

@@ -9,28 +9,15 @@
  * @since 0.1.0
  */
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import * as Clock from "effect/Clock"
-import * as Duration from "effect/Duration"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { createServer } from "node:http"
 import * as Path from "node:path"
 import { makeBlob, type Scenario, SLOW_COMMAND, STOP_PROMPTS, TOOL_COMMAND } from "./jobs.js"
 
-// A pacing delay of zero means "no pause": the default clock would turn it into a 1 ms timer per delta,
-// which caps a 20,000-delta turn at 20 s of mostly idle time.
-const defaultClock = Clock.make()
-const zeroDelayClock: Clock.Clock = {
-  [Clock.ClockTypeId]: Clock.ClockTypeId,
-  unsafeCurrentTimeMillis: () => defaultClock.unsafeCurrentTimeMillis(),
-  unsafeCurrentTimeNanos: () => defaultClock.unsafeCurrentTimeNanos(),
-  currentTimeMillis: defaultClock.currentTimeMillis,
-  currentTimeNanos: defaultClock.currentTimeNanos,
-  sleep: (duration) => Duration.toMillis(duration) <= 0 ? Effect.void : defaultClock.sleep(duration)
-}
-
+// effect 4's clock turns a pacing delay of zero into a yield, not a 1 ms timer: v3's zero-delay clock is gone.
 const bash = (command: string) => ScriptedModel.toolUse("Bash", { command, description: "benchmark command" })
 
 /** `count` text deltas of four characters, sent back to back. */
@@ -117,10 +104,10 @@ export const withModel = <A>(
         return yield* Effect.promise(() => use(model))
       })
     ).pipe(
-      Effect.withClock(zeroDelayClock),
       Effect.provide(Layer.merge(
-        NodeHttpServer.layer(createServer, { host: "127.0.0.1", port: 0 }),
-        NodeContext.layer
-      ))
-    ) as Effect.Effect<A>
+        NodeHttpServer.layerServer(createServer, { host: "127.0.0.1", port: 0 }),
+        NodeServices.layer
+      )),
+      Effect.orDie
+    )
   )

@@ -32,7 +32,7 @@ export interface Spec {
   readonly timeoutMillis: number
   /** At most this many runs (unless `--runs` is given explicitly). */
   readonly maxRuns?: number | undefined
-  /** The drivers that run it (default: all three). */
+  /** The columns that run it (default: all four). */
   readonly sdks?: ReadonlyArray<Sdk> | undefined
   /** Run the workers built with every package external (effect loaded from node_modules), not as shipped. */
   readonly fromModules?: boolean | undefined
@@ -50,6 +50,9 @@ export interface Context {
   /** The workers as shipped, and built with every package external (build.ts). */
   readonly worker: WorkerCommand
   readonly modulesWorker: WorkerCommand
+  /** The same two of the effect-3 baseline (effect3.ts), whose `ours` is the `ours3` column. */
+  readonly effect3Worker: WorkerCommand
+  readonly effect3ModulesWorker: WorkerCommand
   readonly replayFile?: string | undefined
   /** Spec keys whose workers run with `--cpu-prof`, and where the profiles go. */
   readonly profile?: { readonly keys: ReadonlySet<string>; readonly dir: string } | undefined
@@ -71,6 +74,8 @@ export interface Outcome {
   /** Processes still running in the job's directory after the worker exited (killed by the runner). */
   readonly strays: number
   readonly wallMillis: number
+  /** The worker file that ran the job (ours3's is the effect-3 baseline's, in its tree). */
+  readonly worker?: string | undefined
 }
 
 const workerEnv = (): Record<string, string> => {
@@ -83,7 +88,20 @@ const workerEnv = (): Record<string, string> => {
   return env
 }
 
-const runWorker = (ctx: Context, spec: Spec, job: Job, dir: string): Promise<{ readonly timedOut: boolean }> =>
+const workerOf = (ctx: Context, spec: Spec, sdk: Sdk): WorkerCommand =>
+  sdk === "ours3"
+    ? (spec.fromModules === true ? ctx.effect3ModulesWorker : ctx.effect3Worker)
+    : spec.fromModules === true
+    ? ctx.modulesWorker
+    : ctx.worker
+
+const runWorker = (
+  ctx: Context,
+  spec: Spec,
+  sdk: Sdk,
+  job: Job,
+  dir: string
+): Promise<{ readonly timedOut: boolean }> =>
   new Promise((resolve) => {
     const out = Fs.openSync(Path.join(dir, "worker.log"), "w")
     const profile = ctx.profile?.keys.has(spec.key) === true
@@ -91,7 +109,7 @@ const runWorker = (ctx: Context, spec: Spec, job: Job, dir: string): Promise<{ r
         "--cpu-prof",
         "--cpu-prof-interval=250",
         `--cpu-prof-dir=${ctx.profile.dir}`,
-        `--cpu-prof-name=${spec.key}-${job.sdk}-${Date.now()}.cpuprofile`
+        `--cpu-prof-name=${spec.key}-${sdk}-${Date.now()}.cpuprofile`
       ]
       : []
     // Diagnostics: e.g. BENCH_WORKER_WRAP="strace -f -tt -T -o /tmp/worker.strace" runs the worker under strace;
@@ -101,7 +119,7 @@ const runWorker = (ctx: Context, spec: Spec, job: Job, dir: string): Promise<{ r
     const wrap = (process.env.BENCH_WORKER_WRAP ?? "").split(" ").filter((part) => part.length > 0)
     // and BENCH_WORKER_NODE_ARGS="--no-flush-bytecode" passes node/V8 flags to the worker.
     const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? "").split(" ").filter((part) => part.length > 0)
-    const worker = spec.fromModules === true ? ctx.modulesWorker : ctx.worker
+    const worker = workerOf(ctx, spec, sdk)
     const command = [...wrap, process.execPath, ...nodeArgs, ...profile, ...worker.args, Path.join(dir, "job.json")]
     const child = spawn(command[0], command.slice(1), {
       cwd: dir,
@@ -149,7 +167,8 @@ export const runJob = async (ctx: Context, spec: Spec, sdk: Sdk, run: number): P
   try {
     return await withModel(scriptFor(spec.scenario, spec.params, cwd), async (model) => {
       const job: Job = {
-        sdk,
+        // The baseline's worker runs its own SDK as `ours`.
+        sdk: sdk === "ours3" ? "ours" : sdk,
         scenario: spec.scenario,
         params: spec.params,
         executable: tap?.executable ?? ctx.cli,
@@ -159,7 +178,7 @@ export const runJob = async (ctx: Context, spec: Spec, sdk: Sdk, run: number): P
         replayFile: ctx.replayFile
       }
       Fs.writeFileSync(Path.join(dir, "job.json"), JSON.stringify(job))
-      const { timedOut } = await runWorker(ctx, spec, job, dir)
+      const { timedOut } = await runWorker(ctx, spec, sdk, job, dir)
       const strays = killProcessesUnder(dir)
       const wallMillis = performance.now() - started
       let parsed: (WorkerResult & { readonly error?: string }) | undefined
@@ -175,6 +194,7 @@ export const runJob = async (ctx: Context, spec: Spec, sdk: Sdk, run: number): P
         return {
           sdk,
           run,
+          worker: workerOf(ctx, spec, sdk).args.at(-1),
           error: `${error}\n--- worker log ---\n${tail(Path.join(dir, "worker.log"))}`,
           strays,
           wallMillis
@@ -185,6 +205,7 @@ export const runJob = async (ctx: Context, spec: Spec, sdk: Sdk, run: number): P
         sdk,
         run,
         result: parsed,
+        worker: workerOf(ctx, spec, sdk).args.at(-1),
         latencies: tapped?.latencies,
         unanswered: tapped?.unanswered,
         strays,
@@ -200,7 +221,7 @@ export const runJob = async (ctx: Context, spec: Spec, sdk: Sdk, run: number): P
 }
 
 /**
- * The SDK order of run `run`: A/B/C, then B/C/A, then C/A/B, ...
+ * The SDK order of run `run`: A/B/C/D, then B/C/D/A, then C/D/A/B, ...
  *
  * @since 0.1.0
  * @category Running

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { WorkerResult } from "./jobs.js"
+import type { Sdk, WorkerResult } from "./jobs.js"
 import { checkLine, type Line, medianLine, type Outcomes, pooledLine, withTarget } from "./report.js"
 import type { Spec } from "./runner.js"
 
@@ -25,10 +25,13 @@ const m = (key: string) => (r: WorkerResult) => r.metrics[key] ?? Number.NaN
 // The SDK CPU spent on the JavaScript thread; the rest of `cpuMillis` is V8's background compiling and GC.
 const mainThread = (r: WorkerResult) => r.mainThreadCpuMillis ?? Number.NaN
 
-// A line of one spec whose `ours` value comes from another spec of ours (the same scenario, run differently).
+// The specs only our SDK runs: on effect 4 and as its effect-3 baseline (effect3.ts).
+const OURS: ReadonlyArray<Sdk> = ["ours", "ours3"]
+
+// A line of one spec whose `ours` values come from another spec of ours (the same scenario, run differently).
 const oursFrom = (line: Line, ours: Line): Line => ({
   ...line,
-  values: { ...line.values, ours: ours.values.ours ?? Number.NaN }
+  values: { ...line.values, ours: ours.values.ours ?? Number.NaN, ours3: ours.values.ours3 ?? Number.NaN }
 })
 
 /**
@@ -51,7 +54,7 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
       specs: [
         { key: "cold", scenario: "cold", params: {}, timeoutMillis: 60_000 },
         // Ours with effect loaded file by file from node_modules, as an application that does not bundle runs it.
-        { key: "cold-modules", scenario: "cold", params: {}, timeoutMillis: 60_000, sdks: ["ours"], fromModules: true }
+        { key: "cold-modules", scenario: "cold", params: {}, timeoutMillis: 60_000, sdks: OURS, fromModules: true }
       ],
       lines: (o) => [
         medianLine(o, "cold", "1 cold start", "call → system/init (ms)", "lower", m("init")),
@@ -112,7 +115,7 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           timeoutMillis: 300_000,
           maxRuns: 3
         },
-        { key: "probe", scenario: "probe", params: { rounds }, timeoutMillis: 120_000, sdks: ["ours"] }
+        { key: "probe", scenario: "probe", params: { rounds }, timeoutMillis: 120_000, sdks: OURS }
       ],
       lines: (o) => [
         withTarget(medianLine(o, "hooks", "2 hooks", "wall time per tool call (ms)", "lower", m("perToolCall")), {
@@ -302,13 +305,13 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
       title: `decode replay: ${lines.toLocaleString("en-US")} recorded stdout lines, no CLI`,
       specs: [
         { key: "replay", scenario: "replay", params: { lines }, timeoutMillis: 180_000 },
-        { key: "replay-stages", scenario: "replay-stages", params: { lines }, timeoutMillis: 180_000, sdks: ["ours"] },
+        { key: "replay-stages", scenario: "replay-stages", params: { lines }, timeoutMillis: 180_000, sdks: OURS },
         {
           key: "replay-sync-chunks",
           scenario: "replay",
           params: { lines, syncChunks: 1 },
           timeoutMillis: 180_000,
-          sdks: ["ours"]
+          sdks: OURS
         }
       ],
       lines: (o) => [
@@ -340,7 +343,7 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           o,
           "replay-stages",
           "4 replay",
-          "ours by stage: framing + ControlRouter, mailbox drained by chunk (lines/s)",
+          "ours by stage: framing + ControlRouter, message queue drained by chunk (lines/s)",
           "higher",
           m("router")
         ),
@@ -432,7 +435,7 @@ export const rows = (quick: boolean): ReadonlyArray<Row> => {
           params: { sessions: large, turns: 3, streams: 1 },
           timeoutMillis: 300_000,
           maxRuns: 3,
-          sdks: ["ours"]
+          sdks: OURS
         },
         // Sixty-four CLIs on one small machine: a run takes minutes, so fewer runs.
         {

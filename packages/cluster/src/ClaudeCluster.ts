@@ -23,13 +23,13 @@
  * const runner = ClaudeSession.layer().pipe(
  *   Layer.provide(policy), // HookLayers, PermissionGate
  *   Layer.provideMerge(ClaudeCluster.layerRunnerConfig({
- *     host: Config.string("RUNNER_HOST"),
- *     port: Config.integer("RUNNER_PORT"),
- *     listen: Config.all({ host: Config.string("RUNNER_HOST"), port: Config.integer("RUNNER_PORT") }),
- *     credential: Config.redacted("CLAUDE_CLUSTER_SECRET")
+ *     host: Config.String("RUNNER_HOST"),
+ *     port: Config.Int("RUNNER_PORT"),
+ *     listen: Config.all({ host: Config.String("RUNNER_HOST"), port: Config.Int("RUNNER_PORT") }),
+ *     credential: Config.Redacted("CLAUDE_CLUSTER_SECRET")
  *   })),
  *   Layer.provide(ClaudeCode.layer()),
- *   Layer.provide(PgClient.layerConfig({ url: Config.redacted("DATABASE_URL") }))
+ *   Layer.provide(PgClient.layerConfig({ url: Config.Redacted("DATABASE_URL") }))
  * )
  * ```
  *
@@ -37,15 +37,14 @@
  */
 import type { SessionStore } from "@claude-effect/sdk"
 import type { SqlSessionStore } from "@claude-effect/sql"
-import type * as Sharding from "@effect/cluster/Sharding"
-import type * as ShardingConfig from "@effect/cluster/ShardingConfig"
-import type { SocketServerError } from "@effect/platform/SocketServer"
-import type * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import type * as Sharding from "effect/cluster/Sharding"
+import type * as ShardingConfig from "effect/cluster/ShardingConfig"
 import type * as Config from "effect/Config"
-import type { ConfigError } from "effect/ConfigError"
 import type * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
+import type { SocketServerError } from "effect/socket/SocketServer"
+import type * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import * as internal from "./internal/claudeCluster.js"
 import * as clusterConfigError from "./internal/clusterConfigError.js"
 import * as transport from "./internal/transport.js"
@@ -55,29 +54,30 @@ import * as transport from "./internal/transport.js"
  * second or two (every runner pings every other each second; a dead one
  * refuses at once), the shard assignments are re-read every 500 ms, and the
  * dead runner's unfinished prompts are picked up by the next owner at once
- * (message polls every second besides). `@effect/cluster`'s own defaults take
+ * (message polls every second besides). `effect/cluster`'s own defaults take
  * up to a minute. Anything given in `shardingConfig` wins.
  *
- * The shard locks keep the library's timings (refreshed every 10 s, each
- * lock operation given as long): a runner whose lock operation misses its
+ * The shard locks keep the library's timings (`shardLockRefreshInterval`
+ * 10 s, `shardLockExpiration` 35 s): a runner whose lock operation misses its
  * deadline stops every entity it holds, turns in flight included, so a
  * tighter deadline cuts turns on a busy machine. A dead runner's
  * PostgreSQL locks go with its connection, so failover does not wait on
- * them.
+ * them. effect 4's other settings keep their defaults too, among them
+ * `maxResidentEntities` (10,000 per runner: past it, prompts to a new
+ * session wait in storage until an idle session closes, and `PromptStream`s
+ * to one fail with `MailboxFull`).
  *
  * @since 0.1.0
  * @category Configuration
  */
-export const shardingDefaults: Partial<ShardingConfig.ShardingConfig["Type"]> = internal.shardingDefaults
+export const shardingDefaults: Partial<ShardingConfig.ShardingConfig["Service"]> = internal.shardingDefaults
 
 /**
  * A layer that cannot be built as configured: `MissingCredential` (neither
  * `credential` nor the plaintext opt-out), `ConflictingOptions` (both),
  * `InvalidCredential` (a secret under 32 bytes, certificates that do not
  * load), `UnreachableAddress` (a runner reached on a network address but
- * told nowhere to listen), `MissingDependency` (SQLite not installed for
- * `layerSingle`). `option` names the option to fix (the layer, for a
- * missing dependency).
+ * told nowhere to listen). `option` names the option to fix.
  *
  * @since 0.1.0
  * @category Errors
@@ -141,8 +141,8 @@ export type Credential = SharedSecret | Certificates
  * @category Models
  */
 export interface Options {
-  /** `@effect/cluster` sharding settings over {@link shardingDefaults}. */
-  readonly shardingConfig?: Partial<ShardingConfig.ShardingConfig["Type"]> | undefined
+  /** `effect/cluster` sharding settings over {@link shardingDefaults}. */
+  readonly shardingConfig?: Partial<ShardingConfig.ShardingConfig["Service"]> | undefined
   /** The session store's options (table prefix, largest entry). */
   readonly sessionStore?: SqlSessionStore.Options | undefined
 }
@@ -187,9 +187,8 @@ export interface ClientOptions extends Options, TransportOptions {}
 /**
  * One process, one SQLite file for everything: the cluster's messages and
  * runner state, and the session transcripts. Nothing to run beside it, and
- * no socket: no credential to give. Needs `@effect/sql-sqlite-node` (an
- * optional peer, loaded when the layer is built; without it the layer fails
- * with `ClusterConfigError` `MissingDependency`).
+ * no socket: no credential to give. SQLite is Node's own `node:sqlite`
+ * (through `@claude-effect/sql`'s `SqliteClient`): nothing to install.
  *
  * @since 0.1.0
  * @category Layers
@@ -198,7 +197,7 @@ export const layerSingle: (
   options: Options & { readonly filename: string }
 ) => Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore | SqlClient.SqlClient,
-  ConfigError | SqlError | ClusterConfigError
+  Config.ConfigError | SqlError
 > = internal.layerSingle
 
 /**
@@ -217,22 +216,22 @@ export const layerRunner: (
   options: RunnerOptions
 ) => Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore,
-  SocketServerError | ConfigError | SqlError | ClusterConfigError,
+  SocketServerError | Config.ConfigError | SqlError | ClusterConfigError,
   SqlClient.SqlClient
 > = internal.layerRunner
 
 /**
  * {@link layerRunner} with its options read from `Config`, e.g.
- * `credential: Config.redacted("CLAUDE_CLUSTER_SECRET")`.
+ * `credential: Config.Redacted("CLAUDE_CLUSTER_SECRET")`.
  *
  * @since 0.1.0
  * @category Layers
  */
 export const layerRunnerConfig: (
-  options: Config.Config.Wrap<RunnerOptions>
+  options: Config.Wrap<RunnerOptions>
 ) => Layer.Layer<
   Sharding.Sharding | SessionStore.SessionStore,
-  SocketServerError | ConfigError | SqlError | ClusterConfigError,
+  SocketServerError | Config.ConfigError | SqlError | ClusterConfigError,
   SqlClient.SqlClient
 > = internal.layerRunnerConfig
 
@@ -246,7 +245,7 @@ export const layerRunnerConfig: (
  */
 export const layerClient: (
   options: ClientOptions
-) => Layer.Layer<Sharding.Sharding, ConfigError | ClusterConfigError, SqlClient.SqlClient> = internal.layerClient
+) => Layer.Layer<Sharding.Sharding, Config.ConfigError | ClusterConfigError, SqlClient.SqlClient> = internal.layerClient
 
 /**
  * {@link layerClient} with its options read from `Config`.
@@ -255,8 +254,9 @@ export const layerClient: (
  * @category Layers
  */
 export const layerClientConfig: (
-  options: Config.Config.Wrap<ClientOptions>
-) => Layer.Layer<Sharding.Sharding, ConfigError | ClusterConfigError, SqlClient.SqlClient> = internal.layerClientConfig
+  options: Config.Wrap<ClientOptions>
+) => Layer.Layer<Sharding.Sharding, Config.ConfigError | ClusterConfigError, SqlClient.SqlClient> =
+  internal.layerClientConfig
 
 /**
  * The smallest shared secret accepted, in bytes.

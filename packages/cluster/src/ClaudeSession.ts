@@ -1,5 +1,5 @@
 /**
- * A Claude Code session as an `@effect/cluster` entity: one
+ * A Claude Code session as an `effect/cluster` entity: one
  * `ClaudeCode.session` per entity id, on the runner that holds its shard.
  *
  * ```ts
@@ -36,10 +36,10 @@
  * @since 0.1.0
  */
 import type { ClaudeCode, ClaudeOptions, SessionStore } from "@claude-effect/sdk"
-import type { Sharding } from "@effect/cluster/Sharding"
+import type { Sharding } from "effect/cluster/Sharding"
 import type * as Duration from "effect/Duration"
-import type * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
+import type * as Result from "effect/Result"
 import * as internal from "./internal/claudeSession.js"
 import * as entityId from "./internal/entityId.js"
 
@@ -56,9 +56,7 @@ export const Prompt = internal.Prompt
 /**
  * Sends a prompt and streams the turn's messages as they come, up to its
  * `result`. Not persisted: if its runner dies the stream fails (use `Prompt`
- * for a turn that must survive). Durable streams wait for `@effect/cluster`
- * 0.60.2's SQL storage to read stream replies back (it reads a stored chunk as
- * an exit: `Number(null) === 0` in `SqlMessageStorage`).
+ * for a turn that must survive).
  *
  * @since 0.1.0
  * @category Rpcs
@@ -101,11 +99,14 @@ export const ClaudeSession = internal.ClaudeSession
 
 /**
  * A client for the entities: `(entityId) => ({ Prompt, Interrupt, ... })`.
+ * An id the entity would refuse ({@link validateEntityId}) is refused here,
+ * before anything is sent or stored: every message to it fails with its
+ * {@link EntityIdError}.
  *
  * @since 0.1.0
  * @category Clients
  */
-export const client = ClaudeSession.client
+export const client = internal.client
 
 /**
  * @since 0.1.0
@@ -118,7 +119,7 @@ export interface Options {
    */
   readonly options?: ClaudeOptions.OptionsInput | ((entityId: string) => ClaudeOptions.OptionsInput) | undefined
   /** How long a session stays open without messages (default 5 minutes). */
-  readonly maxIdleTime?: Duration.DurationInput | undefined
+  readonly maxIdleTime?: Duration.Input | undefined
 }
 
 /**
@@ -185,4 +186,4 @@ export const directoryOf: (root: string, entityId: string) => string = entityId.
  * @since 0.1.0
  * @category Keys
  */
-export const validateEntityId: (entityId: string) => Either.Either<string, EntityIdError> = entityId.validate
+export const validateEntityId: (entityId: string) => Result.Result<string, EntityIdError> = entityId.validate

@@ -1,5 +1,5 @@
 /**
- * A Claude Code session as an `@effect/cluster` entity, sharded over runners
+ * A Claude Code session as an `effect/cluster` entity, sharded over runners
  * and resumed from a SQL session store when its runner dies.
  *
  * @since 0.1.0

@@ -3,7 +3,7 @@
  * session takes a turn, the runner that served it is SIGKILLed, and its next turn is sent at once: the
  * time from the kill to the model's request of that turn from another runner (its CLI started there,
  * resumed with the earlier turn) is under 5 s every time, and the dead runner's CLIs are gone. Half the
- * sessions sit on the shard of `@effect/cluster`'s health-check singleton, so that the killed runner is
+ * sessions sit on the shard of `effect/cluster`'s health-check singleton, so that the killed runner is
  * the one that ran it. A fresh runner replaces the killed one before the next round.
  *
  * SQLite is one process (`layerSingle`): several runners over one SQLite file are not a supported
@@ -14,11 +14,11 @@
 import { ClaudeSession } from "@claude-effect/cluster"
 import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
-import * as EntityId from "@effect/cluster/EntityId"
-import * as Sharding from "@effect/cluster/Sharding"
-import * as TestRunner from "@effect/cluster/TestRunner"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
+import * as EntityId from "effect/cluster/EntityId"
+import * as Sharding from "effect/cluster/Sharding"
+import * as TestRunner from "effect/cluster/TestRunner"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Fs from "node:fs"
@@ -40,12 +40,13 @@ const timedModel = ScriptedModel.rule((request) => {
   return reply(request)
 })
 
-/** The shard of an id, as every runner computes it (`@effect/cluster`'s own `Sharding`, 300 shards). */
+/** The shard of an id, as every runner computes it (`effect/cluster`'s own `Sharding`, 300 shards). */
 const shardOf = (id: string) =>
-  Effect.map(Sharding.Sharding, (sharding) => sharding.getShardId(EntityId.make(id), "default").id).pipe(
-    Effect.provide(TestRunner.layer),
-    Effect.runSync
-  )
+  Effect.map(Effect.service(Sharding.Sharding), (sharding) => sharding.getShardId(EntityId.make(id), "default").id)
+    .pipe(
+      Effect.provide(TestRunner.layer),
+      Effect.runSync
+    )
 // `@effect/cluster` runs its runners' health check as a singleton on the holder of this name's shard.
 const healthCheckShard = shardOf("effect/cluster/Sharding/RunnerHealth")
 
@@ -62,8 +63,8 @@ const median = (values: ReadonlyArray<number>) => {
   return sorted[Math.floor(sorted.length / 2)]!
 }
 
-const live = <A, E>(effect: Effect.Effect<A, E, ScriptedModel.ScriptedModel | NodeContext.NodeContext>) =>
-  effect.pipe(Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([timedModel]), NodeContext.layer)))
+const live = <A, E>(effect: Effect.Effect<A, E, ScriptedModel.ScriptedModel | NodeServices.NodeServices>) =>
+  effect.pipe(Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([timedModel]), NodeServices.layer)))
 
 /** Waits (boundedly) for processes to be gone; the ones still alive. */
 const awaitGone = (pids: ReadonlyArray<number>, millis: number) =>

@@ -7,7 +7,7 @@
 import { ClaudeSession } from "@claude-effect/cluster"
 import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -89,7 +89,10 @@ const startRunners = (trace: Trace, names: ReadonlyArray<string>, env: Record<st
       })
       trace.runners.push(runner)
       yield* runner.on((e) => e.event === "ready").pipe(
-        Effect.timeoutFail({ duration: "60 seconds", onTimeout: () => trace.report(`${name} not ready in 60 s`) })
+        Effect.timeoutOrElse({
+          duration: "60 seconds",
+          orElse: () => Effect.fail(trace.report(`${name} not ready in 60 s`))
+        })
       )
       yield* trace.mark(`${name} ready`)
     }
@@ -131,11 +134,11 @@ const assertAllDone = (client: Fixture, sessions: number) => {
 // A failed assertion reports too (the timeline, and with CLUSTER_DEBUG_DIR the fixtures' logs).
 const within = (trace: Trace, seconds: number) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
-    Effect.timeoutFail({
+    Effect.timeoutOrElse({
       duration: `${seconds} seconds`,
-      onTimeout: () => trace.report(`not done within ${seconds} s`)
+      orElse: () => Effect.fail(trace.report(`not done within ${seconds} s`))
     }),
-    Effect.catchAllDefect((defect) => Effect.die(trace.report(String(defect))))
+    Effect.catchDefect((defect) => Effect.die(trace.report(String(defect))))
   )
 
 const live = <A, E>(
@@ -144,7 +147,7 @@ const live = <A, E>(
 ) =>
   effect.pipe(
     Effect.scoped,
-    Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model]), NodeContext.layer))
+    Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model]), NodeServices.layer))
   )
 
 describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner killed mid-turn", () => {
@@ -165,7 +168,10 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
           // Kill a runner while turns run: once a third of the first prompts are done, the one with the most CLIs.
           yield* client.on(() => client.events.filter((e) => e.event === "done").length >= Math.ceil(SESSIONS / 3))
             .pipe(
-              Effect.timeoutFail({ duration: "120 seconds", onTimeout: () => trace.report("a third in 120 s") })
+              Effect.timeoutOrElse({
+                duration: "120 seconds",
+                orElse: () => Effect.fail(trace.report("a third in 120 s"))
+              })
             )
           const held = runners.map((runner) => cliProcessesOf(runner.child.pid!))
           const victimIndex = held.reduce((best, clis, i) => clis.length > held[best]!.length ? i : best, 0)
@@ -185,7 +191,10 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
           yield* trace.mark(`the killed runner's CLIs gone after ${Date.now() - killedAt} ms`)
 
           yield* client.on((e) => e.event === "finished").pipe(
-            Effect.timeoutFail({ duration: "180 seconds", onTimeout: () => trace.report("not finished in 180 s") })
+            Effect.timeoutOrElse({
+              duration: "180 seconds",
+              orElse: () => Effect.fail(trace.report("not finished in 180 s"))
+            })
           )
           yield* trace.mark("client finished")
           assertAllDone(client, SESSIONS)
@@ -224,7 +233,8 @@ describe("ClaudeCluster over PostgreSQL: three runners and a client, one runner 
           yield* Effect.forEach(others, (runner) => runner.exited.pipe(Effect.timeout("30 seconds")), {
             discard: true
           })
-          for (const runner of others) assert.strictEqual(runner.child.exitCode ?? runner.child.signalCode, 0 as any)
+          // effect 4's runMain ends a program interrupted by a signal with 130 (a failure or defect: 1).
+          for (const runner of others) assert.strictEqual(runner.child.exitCode, 130, `${runner.name} exited cleanly`)
           assert.deepStrictEqual([...pids, ...clis].filter(isAlive), [], "nothing left running")
         }).pipe(within(trace, 330))
       )
@@ -271,11 +281,14 @@ describe("ClaudeCluster over PostgreSQL: a runner shut down mid-turn", () => {
           stopped.child.kill("SIGTERM")
           yield* trace.mark(`SIGTERM to ${stopped.name} while ${interrupted.length} of its CLIs run commands`)
           yield* stopped.exited
-          assert.strictEqual(stopped.child.exitCode, 0, "the runner shut down cleanly")
+          assert.strictEqual(stopped.child.exitCode, 130, "the runner shut down cleanly (runMain's interrupted exit)")
           assert.deepStrictEqual(clis.filter(isAlive), [], "its CLIs ended with it")
 
           yield* client.on((e) => e.event === "finished").pipe(
-            Effect.timeoutFail({ duration: "120 seconds", onTimeout: () => trace.report("not finished in 120 s") })
+            Effect.timeoutOrElse({
+              duration: "120 seconds",
+              orElse: () => Effect.fail(trace.report("not finished in 120 s"))
+            })
           )
           yield* trace.mark("client finished")
           assertAllDone(client, sessions)
@@ -287,7 +300,7 @@ describe("ClaudeCluster over PostgreSQL: a runner shut down mid-turn", () => {
           }
           other.child.kill("SIGTERM")
           yield* other.exited
-          assert.strictEqual(other.child.exitCode, 0)
+          assert.strictEqual(other.child.exitCode, 130)
         }).pipe(within(trace, 200))
       )
     },

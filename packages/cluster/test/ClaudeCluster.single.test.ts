@@ -2,7 +2,7 @@ import { ClaudeCluster, ClaudeSession } from "@claude-effect/cluster"
 import { ClaudeCode, HookLayer, Protocol, SessionStore } from "@claude-effect/sdk"
 import { cliProcessesOf, isAlive } from "@claude-effect/test-support/Harness"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Deferred from "effect/Deferred"
 import type * as Duration from "effect/Duration"
@@ -24,7 +24,7 @@ const SESSIONS = Number(process.env.SESSIONS ?? 4)
  * pointed at the ScriptedModel.
  */
 const singleRunner = (options: {
-  readonly maxIdleTime?: Duration.DurationInput
+  readonly maxIdleTime?: Duration.Input
   readonly policy?: ReturnType<typeof policy>
   readonly shardingConfig?: ClaudeCluster.Options["shardingConfig"]
   readonly controlTimeout?: number
@@ -58,11 +58,11 @@ const singleRunner = (options: {
 
 /** A test on the real CLI, against the scenario's scripted model. */
 const live = <A, E>(
-  effect: Effect.Effect<A, E, ScriptedModel.ScriptedModel | NodeContext.NodeContext | Scope.Scope>
+  effect: Effect.Effect<A, E, ScriptedModel.ScriptedModel | NodeServices.NodeServices | Scope.Scope>
 ) =>
   effect.pipe(
     Effect.scoped,
-    Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeContext.layer))
+    Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model()]), NodeServices.layer))
   )
 
 /** The result that ends a turn's messages. */
@@ -153,7 +153,7 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
         const { root, runner } = yield* singleRunner({
           policy: HookLayer.preToolUse(
             { matcher: "Bash", timeout: "10 minutes" },
-            () => Effect.zipRight(Deferred.succeed(asked, undefined), Effect.never)
+            () => Effect.andThen(Deferred.succeed(asked, undefined), Effect.never)
           ),
           // the turn in flight is given 1 s to finish when the runner stops, then cut
           shardingConfig: { entityTerminationTimeout: "1 second" },
@@ -238,14 +238,29 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           [`line\n${escape}`, "ControlCharacter"],
           ["x".repeat(256), "TooLong"]
         ]
-        const { accepted, errors } = yield* Effect.gen(function*() {
+        // Sent by the entity's own client too, which does not check ids: the entity refuses them itself. (Not the
+        // id with a NUL: SQLite gives it back cut at the NUL, another id; ClaudeSession.client refuses it first.)
+        const reachEntity = refused.filter(([entityId]) => !entityId.includes("\u0000"))
+        const { accepted, errors, entityErrors } = yield* Effect.gen(function*() {
           const client = yield* ClaudeSession.client
           const errors = yield* Effect.forEach(refused, ([entityId]) =>
             Effect.flip(client(entityId).Prompt({ promptId: "p-1", prompt: `turn ${escape}` })))
           const streamed = yield* Effect.flip(Stream.runDrain(client(`../${escape}`).PromptStream({ prompt: "x" })))
+          const entityClient = yield* ClaudeSession.ClaudeSession.client
+          const entityErrors = yield* Effect.forEach(reachEntity, ([entityId]) =>
+            Effect.flip(entityClient(entityId).Prompt({ promptId: "p-1", prompt: `turn ${escape}` })))
+          const entityStreamed = yield* Effect.flip(
+            Stream.runDrain(entityClient(`../${escape}`).PromptStream({ prompt: "x" }))
+          )
           const accepted = yield* client("ok-user").Prompt({ promptId: "p-1", prompt: promptText("ok-user", 1) })
-          return { accepted, errors: [...errors, streamed] }
+          return { accepted, errors: [...errors, streamed], entityErrors: [...entityErrors, entityStreamed] }
         }).pipe(Effect.provide(runner), Effect.scoped)
+        for (const [i, [entityId, reason]] of reachEntity.entries()) {
+          const error = entityErrors[i]!
+          assert.strictEqual(error._tag, "EntityIdError", `entity: ${JSON.stringify(entityId)}: ${String(error)}`)
+          assert.strictEqual((error as ClaudeSession.EntityIdError).reason, reason)
+        }
+        assert.strictEqual(entityErrors.at(-1)!._tag, "EntityIdError", "the entity refuses PromptStream too")
 
         // Each refusal is typed, with its reason, and reaches the client.
         for (const [i, [entityId, reason]] of refused.entries()) {
@@ -261,7 +276,11 @@ describe("ClaudeCluster.layerSingle (SQLite, one process)", () => {
           request.includes(escape)
         )
         assert.deepStrictEqual(asked, [], "the model was asked nothing for them")
-        for (const [entityId] of refused.filter(([entityId]) => entityId.includes(escape))) {
+        for (
+          const [entityId] of refused.filter(([entityId]) =>
+            entityId.includes(escape)
+          )
+        ) {
           assert.isFalse(Fs.existsSync(Path.join(sessions, entityId)), `${JSON.stringify(entityId)} made nothing`)
         }
         assert.isFalse(Fs.existsSync(Path.join(root, escape)))

@@ -12,15 +12,15 @@
 import { ClaudeCode, NodeCliSpawner, Protocol } from "@claude-effect/sdk"
 import type * as ClaudeOptions from "@claude-effect/sdk/ClaudeOptions"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import type * as Path from "effect/Path"
+import type * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Schema from "effect/Schema"
 import * as Fs from "node:fs"
 import * as Url from "node:url"
@@ -29,22 +29,22 @@ import * as Url from "node:url"
  * The working directory the CLI runs in: a fresh temporary directory,
  * removed when the program ends.
  */
-export class Workspace extends Context.Tag("@claude-effect/examples/Workspace")<Workspace, {
+export class Workspace extends Context.Service<Workspace, {
   readonly cwd: string
-}>() {}
+}>()("@claude-effect/examples/Workspace") {}
 
 /** What every example may use: the SDK, its working directory, and the Node platform services. */
 export type Services =
   | ClaudeCode.ClaudeCode
   | Workspace
-  | CommandExecutor.CommandExecutor
+  | ChildProcessSpawner.ChildProcessSpawner
   | FileSystem.FileSystem
   | Path.Path
 
 /** What the scripted model plays. */
 export type Script = ReadonlyArray<ScriptedModel.Step>
 
-const workspace = Layer.scoped(
+const workspace = Layer.effect(
   Workspace,
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
@@ -55,13 +55,13 @@ const workspace = Layer.scoped(
 )
 
 const claudeIn = <R>(options: Effect.Effect<ClaudeOptions.OptionsInput, never, R>) =>
-  Layer.unwrapEffect(Effect.map(
-    Effect.flatMap(Workspace, ({ cwd }) => Effect.map(options, (options) => ({ cwd, ...options }))),
+  Layer.unwrap(Effect.map(
+    Effect.flatMap(Effect.service(Workspace), ({ cwd }) => Effect.map(options, (options) => ({ cwd, ...options }))),
     (options) => ClaudeCode.layer(options)
   ))
 
 // The CLI started with node:child_process directly, as the docs recommend on Node.
-const NodePlatform = Layer.merge(NodeCliSpawner.layer, NodeContext.layer)
+const NodePlatform = Layer.merge(NodeCliSpawner.layer, NodeServices.layer)
 
 /**
  * Everything an example needs, offline: a ScriptedModel playing `script`, a

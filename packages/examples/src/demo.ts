@@ -9,8 +9,8 @@
  * `CLAUDE_EFFECT_TELEMETRY=console` prints them.
  */
 import { NodeCliSpawner } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -26,13 +26,13 @@ const mode = args.includes("--scripted")
   : "scripted"
 
 Program.run({ sink: Terminal.stdout(), mode }).pipe(
-  Effect.catchAll((error) =>
+  Effect.catch((error) =>
     Console.error(`\nThe demo stopped: ${error.message}`).pipe(
-      Effect.zipRight(Effect.sync(() => void (process.exitCode = 1)))
+      Effect.andThen(Effect.sync(() => void (process.exitCode = 1)))
     )
   ),
   // Traces and metrics: OTEL_EXPORTER_OTLP_ENDPOINT for a collector, CLAUDE_EFFECT_TELEMETRY=console to print them.
   Effect.provide(Observability.fromEnv),
-  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
+  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeServices.layer)),
   NodeRuntime.runMain
 )

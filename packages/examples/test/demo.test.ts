@@ -1,7 +1,7 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Fs from "node:fs"
 import * as Program from "../src/demo/Program.js"
 import * as Terminal from "../src/demo/Terminal.js"
@@ -72,7 +72,7 @@ describe("the demo", () => {
       assert.include(transcript, "done-check ✋ blocked → ✔ passed")
       assert.include(transcript, "sandbox    ✔ sandbox/RELEASE_NOTES.md is there")
       assert.include(transcript, "mcp tool   ✔ inventory.lookup {\"sku\":\"widget-42\"}")
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })
 
 describe("the demo's terminal", () => {

@@ -90,7 +90,7 @@ describe("examples", () => {
       assert.include(out, "error:  This session is read-only")
     }))
 
-  it.live("@effect/ai LanguageModel on Claude Code", () =>
+  it.live("effect/ai LanguageModel on Claude Code", () =>
     Effect.gen(function*() {
       const out = yield* run(effectAi)
       assert.include(out, `tool:   OrderStatus {"id":"A-1001"}`)

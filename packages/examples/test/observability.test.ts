@@ -1,7 +1,7 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as Observability from "../src/demo/Observability.js"
@@ -10,7 +10,7 @@ import * as Terminal from "../src/demo/Terminal.js"
 
 /** A stand-in OTLP/HTTP collector on loopback that keeps what it receives; closed with the scope. */
 const collector = Effect.acquireRelease(
-  Effect.async<{ readonly url: string; readonly bodies: Map<string, Array<any>>; readonly server: Http.Server }>(
+  Effect.callback<{ readonly url: string; readonly bodies: Map<string, Array<any>>; readonly server: Http.Server }>(
     (resume) => {
       const bodies = new Map<string, Array<any>>()
       const server = Http.createServer((request, response) => {
@@ -30,7 +30,7 @@ const collector = Effect.acquireRelease(
     }
   ),
   ({ server }) =>
-    Effect.async<void>((resume) => {
+    Effect.callback<void>((resume) => {
       server.close(() => resume(Effect.void))
     })
 )
@@ -65,5 +65,5 @@ describe("the demo's telemetry", () => {
       for (const name of ["claude_hook_decisions_total", "claude_permission_decisions_total", "claude_results_total"]) {
         assert.include(metrics, name)
       }
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)), { timeout: 90_000 })
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)), { timeout: 90_000 })
 })

@@ -5,11 +5,11 @@
  */
 import { ClaudeCode, HookLayer, PermissionGate } from "@claude-effect/sdk"
 import { Arbitraries, HookTest, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodePath from "@effect/platform-node/NodePath"
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -66,7 +66,7 @@ describe("the guard", () => {
         HookTest.run(HookTest.preToolUse("Bash", { command: `${command} && rm -rf ./out` })),
         (outcome) => outcome.permissionDecision === "deny"
       ).pipe(Effect.provide(guard)),
-    { fastCheck: { numRuns: 100 } }
+    { arbitrary: { runs: 100 } }
   )
 })
 
@@ -83,7 +83,7 @@ describe("the gate", () => {
         const inside = !Path.relative(dir, Path.resolve(dir, finalPath)).startsWith("..") && !/^[~$]/.test(finalPath)
         return inside && (result.updatedInput === undefined || finalPath.startsWith(Path.join(dir, "sandbox") + "/"))
       }).pipe(Effect.provide(gateAt(HookTest.defaultCwd))),
-    { fastCheck: { numRuns: 300 } }
+    { arbitrary: { runs: 300 } }
   )
 
   it.effect("denies tools the task does not need", () =>
@@ -115,5 +115,5 @@ describe("the done-check, on the real CLI", () => {
         Effect.provide(Example.layerScripted(script))
       )
       assert.isTrue(Fs.existsSync(notes))
-    }).pipe(Effect.scoped, Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)))
 })

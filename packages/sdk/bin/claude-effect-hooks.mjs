@@ -60,8 +60,8 @@ const load = async () => {
 try {
   const { cli } = await load()
   const Effect = await import("effect/Effect")
-  const NodeContext = await import("@effect/platform-node/NodeContext")
-  process.exitCode = await Effect.runPromise(Effect.provide(cli(process.argv.slice(2)), NodeContext.layer))
+  const NodeServices = await import("@effect/platform-node/NodeServices")
+  process.exitCode = await Effect.runPromise(Effect.provide(cli(process.argv.slice(2)), NodeServices.layer))
 } catch (error) {
   process.stderr.write(`claude-effect-hooks: ${error instanceof Error ? error.message : String(error)}\n`)
   process.exitCode = 1

@@ -1,6 +1,6 @@
-// A launcher for a command hook program, with a V8 code cache: node 20 has no compile cache of its
-// own (`module.enableCompileCache` came in 22.1), and parsing and compiling a bundled program is a
-// good part of its start. Copy this file next to the program bundled as CommonJS, named after it:
+// A launcher for a command hook program, with a V8 code cache: Node's own compile cache is off unless
+// NODE_COMPILE_CACHE is set or the program turns it on before it loads, and parsing and compiling a
+// bundled program is a good part of its start. Copy this file next to the program bundled as CommonJS, named after it:
 //
 //   .claude/hooks/guard.cjs          this file
 //   .claude/hooks/guard.bundle.cjs   esbuild guard.ts --bundle --platform=node --format=cjs --minify

@@ -8,23 +8,20 @@
  * const program = ClaudeCode.query("Say hi").pipe(
  *   Stream.runForEach((message) => Console.log(message.type))
  * )
- * program.pipe(Effect.provide(ClaudeCode.layer()), Effect.provide(NodeContext.layer))
+ * program.pipe(Effect.provide(ClaudeCode.layer()), Effect.provide(NodeServices.layer))
  * ```
  *
  * @since 0.1.0
  */
-import * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
-import * as Channel from "effect/Channel"
 import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as Schema from "effect/Schema"
-import * as Scope from "effect/Scope"
+import * as Path from "effect/Path"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { type ClaudeError, noResult, OptionsError } from "./ClaudeError.js"
 import * as ClaudeOptions from "./ClaudeOptions.js"
@@ -35,11 +32,12 @@ import * as ControlRouter from "./ControlRouter.js"
 import * as ElicitationHandler from "./ElicitationHandler.js"
 import * as HookRegistry from "./HookRegistry.js"
 import * as InternalElicitation from "./internal/elicitation.js"
-import * as InternalMcpServer from "./internal/mcpServer.js"
+import * as McpConnection from "./internal/mcpConnection.js"
 import * as Secrets from "./internal/options/secrets.js"
 import * as InternalSession from "./internal/session.js"
 import * as SessionStoreResume from "./internal/sessionStoreResume.js"
 import * as StderrLines from "./internal/stderrLines.js"
+import * as InternalTelemetry from "./internal/telemetry.js"
 import * as PermissionGate from "./PermissionGate.js"
 import * as Protocol from "./Protocol.js"
 import type { Prompt, Session } from "./Session.js"
@@ -51,7 +49,7 @@ import * as UserDialog from "./UserDialog.js"
  * @since 0.1.0
  * @category Tags
  */
-export class ClaudeCode extends Context.Tag("@claude-effect/sdk/ClaudeCode")<ClaudeCode, ClaudeCode.Service>() {}
+export class ClaudeCode extends Context.Service<ClaudeCode, ClaudeCode.Service>()("@claude-effect/sdk/ClaudeCode") {}
 
 /**
  * @since 0.1.0
@@ -84,13 +82,14 @@ export declare namespace ClaudeCode {
 export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options = {}) {
   // Only the platform services: the full context would also carry the Scope of whoever built this layer,
   // and a session must live in its own scope, not in the layer's.
-  const platform = Context.pick(CommandExecutor.CommandExecutor, FileSystem.FileSystem, Path.Path)(
-    yield* Effect.context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path>()
+  const platform = Context.pick(FileSystem.FileSystem, Path.Path)(
+    yield* Effect.context<FileSystem.FileSystem | Path.Path>()
   )
-  // A CliSpawner provided to the layer starts every session's CLI (else the CommandExecutor does).
+  // A CliSpawner provided to the layer starts every session's CLI (else `node:child_process`, CliProcess's default).
   const spawner = yield* Effect.serviceOption(CliSpawner.CliSpawner)
-  const context: Context.Context<CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path> =
-    Option.isSome(spawner) ? Context.add(platform, CliSpawner.CliSpawner, spawner.value) : platform
+  const context: Context.Context<FileSystem.FileSystem | Path.Path> = Option.isSome(spawner)
+    ? Context.add(platform, CliSpawner.CliSpawner, spawner.value)
+    : platform
   const locate = yield* Effect.cached(
     CliLocator.locate({ executable: defaults.executable }).pipe(Effect.provide(context))
   )
@@ -100,17 +99,21 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
     cwd === undefined ? Effect.void : fs.stat(cwd).pipe(
       Effect.matchEffect({
         onFailure: (error) =>
-          new OptionsError({
-            reason: "InvalidOptions",
-            detail: error._tag === "SystemError" && error.reason === "NotFound"
-              ? `cwd: the working directory ${cwd} does not exist; create it, or pass an existing directory`
-              : `cwd: the working directory ${cwd} cannot be read (${error.message})`
-          }),
+          Effect.fail(
+            new OptionsError({
+              reason: "InvalidOptions",
+              detail: error.reason._tag === "NotFound"
+                ? `cwd: the working directory ${cwd} does not exist; create it, or pass an existing directory`
+                : `cwd: the working directory ${cwd} cannot be read (${error.message})`
+            })
+          ),
         onSuccess: (info) =>
-          info.type === "Directory" ? Effect.void : new OptionsError({
-            reason: "InvalidOptions",
-            detail: `cwd: ${cwd} is not a directory (it is a ${info.type.toLowerCase()}); pass a directory`
-          })
+          info.type === "Directory" ? Effect.void : Effect.fail(
+            new OptionsError({
+              reason: "InvalidOptions",
+              detail: `cwd: ${cwd} is not a directory (it is a ${info.type.toLowerCase()}); pass a directory`
+            })
+          )
       })
     )
   const startSession = (options: ClaudeOptions.Options, firstPrompt?: Prompt | undefined) =>
@@ -141,6 +144,31 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
 })
 
 /**
+ * The router's handler for `elicitation`: the handler under its policy, or a decline when there is none (an
+ * error reply would tell the CLI to cancel, and say nothing about why).
+ */
+const elicitationHandler = (answer: InternalElicitation.Answer): ControlRouter.InboundHandler => ({
+  subtype: "elicitation",
+  attributes: (request) => ({
+    [InternalTelemetry.attributes.mcpServer]: (request as Protocol.ElicitationRequest).mcp_server_name
+  }),
+  undecodable: () => InternalElicitation.declined,
+  handle: (request, site) => ControlRouter.answerWith(answer(request as Protocol.ElicitationRequest, site))
+})
+
+/** The router's handler for `mcp_message`: each message to its server's connection, never an error reply. */
+const mcpHandler = (servers: McpConnection.SessionServers): ControlRouter.InboundHandler => ({
+  subtype: "mcp_message",
+  spanName: (request) => McpConnection.spanNameOf(request as Protocol.McpMessageRequest),
+  attributes: (request) => McpConnection.attributesOf(request as Protocol.McpMessageRequest),
+  undecodable: servers.undecodable,
+  handle: (request, site) => {
+    const message = request as Protocol.McpMessageRequest
+    return ControlRouter.answerWith(servers.answer(message.server_name, message.message, site))
+  }
+})
+
+/**
  * A session's services and how they are put together, in one place: the CLI
  * process spawned with the arguments and environment the options map to, the
  * hook registry of the hook layers in scope, and the router over both with
@@ -150,14 +178,13 @@ export const make = Effect.fnUntraced(function*(defaults: ClaudeOptions.Options 
  * declares), and the CLI's stderr as lines. A `CliProcess` or `HookRegistry`
  * the calling context provides is used in place of its own (a provided
  * process has no stderr lines here). Each is made directly in the session's
- * scope (their `make`s, which their layers wrap): building layers would add a
- * memo map, a scope and a fiber-refs diff per layer to every session start.
+ * scope (their `make`s, which their layers wrap), never through a layer: a
+ * layer would be memoized across `Effect.provide` and could be shared between
+ * sessions.
  */
 const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) =>
-  // One read of the context for the five optional services (not an `Effect.all` of five effects).
-  Effect.contextWith((
-    context: Context.Context<never>
-  ): InternalSession.SessionEnvironment => {
+  Effect.gen(function*() {
+    const context = yield* Effect.context<never>()
     const gate = Context.getOption(context, PermissionGate.PermissionGate)
     const providedCli = Context.getOption(context, CliProcess.CliProcess)
     const providedHooks = Context.getOption(context, HookRegistry.HookRegistry)
@@ -166,11 +193,10 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
     const settings = ClaudeOptions.runtimeSettings(options)
     const processEnv = ClaudeOptions.toEnv(options, process.env)
     const secrets = Secrets.secretValues(options, processEnv)
-    const elicitationHandler = Option.getOrUndefined(elicitation)
     // One answerer for the CLI's elicitation requests and the in-process tools' questions.
-    const mcp = InternalMcpServer.sessionServers(options, {
-      elicit: InternalElicitation.answer(elicitationHandler)
-    })
+    const elicit = InternalElicitation.answer(Option.getOrUndefined(elicitation))
+    // The SDK MCP servers, connected in the session's scope.
+    const mcp = yield* McpConnection.sessionServers(options.mcpServers, { elicit })
     const services = (wiring: InternalSession.SessionWiring) =>
       Effect.gen(function*() {
         const stderr = yield* (Option.isSome(providedCli) ? StderrLines.ended : StderrLines.make)
@@ -194,8 +220,8 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
             handlers: [
               hooks.inboundHandler,
               ...(Option.isSome(gate) ? [PermissionGate.inboundHandler(gate.value, settings.permissionTimeout)] : []),
-              mcp.handler,
-              InternalElicitation.inboundHandler(elicitationHandler),
+              mcpHandler(mcp),
+              elicitationHandler(elicit),
               ...(Option.isSome(dialog) ? [UserDialog.inboundHandler(dialog.value)] : [])
             ],
             controlTimeout: settings.controlTimeout
@@ -205,7 +231,7 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
         )
         return { cli, router, hooks, stderr: stderr.lines }
       })
-    return {
+    const environment: InternalSession.SessionEnvironment = {
       settings,
       secrets,
       initialize: {
@@ -218,6 +244,7 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
       mcp,
       services
     }
+    return environment
   })
 
 /**
@@ -226,49 +253,53 @@ const sessionEnvironment = (executable: string, options: ClaudeOptions.Options) 
  */
 export const layer = (
   defaults: ClaudeOptions.OptionsInput = {}
-): Layer.Layer<ClaudeCode, OptionsError, CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path> =>
+): Layer.Layer<ClaudeCode, OptionsError, FileSystem.FileSystem | Path.Path> =>
   Layer.effect(ClaudeCode, Effect.flatMap(ClaudeOptions.decodePartial(defaults), make))
+
+// A configured string the options accept: not empty, no NUL; `message` says what it must be.
+const configString = (name: string, message: string, valid: (value: string) => boolean = () => true) =>
+  Config.option(
+    Config.schema(
+      Schema.String.check(
+        Schema.makeFilter((value: string) =>
+          value.length > 0 && !value.includes("\u0000") && valid(value) ? true : message
+        )
+      ),
+      name
+    )
+  )
 
 /**
  * The defaults from configuration: `CLAUDE_CODE_EXECUTABLE`, `CLAUDE_MODEL`
  * and `CLAUDE_PERMISSION_MODE` unless other config is given. A bad value
- * (`CLAUDE_PERMISSION_MODE=yolo`) fails with a `ConfigError` (`InvalidData`)
- * that names the variable and what it accepts; a value of other config that
- * decodes to a bad option fails with an `OptionsError` naming the option.
+ * (`CLAUDE_PERMISSION_MODE=yolo`) fails with a `ConfigError` that names the
+ * variable and what it accepts; a value of other config that decodes to a bad
+ * option fails with an `OptionsError` naming the option.
  *
  * @since 0.1.0
  * @category Layers
  */
 export const layerConfig = (
   config: Config.Config<ClaudeOptions.OptionsInput> = Config.all({
-    executable: Config.option(
-      Config.string("CLAUDE_CODE_EXECUTABLE").pipe(Config.validate({
-        message: "must be the path of the claude executable (the executable option), not empty",
-        validation: (value) => value.length > 0 && !value.includes("\u0000")
-      }))
+    executable: configString(
+      "CLAUDE_CODE_EXECUTABLE",
+      "must be the path of the claude executable (the executable option), not empty"
     ),
-    model: Config.option(
-      Config.string("CLAUDE_MODEL").pipe(Config.validate({
-        message: "must name a model (the model option), e.g. sonnet or claude-sonnet-4-5, not be empty",
-        validation: (value) => value.length > 0 && !value.includes("\u0000")
-      }))
+    model: configString(
+      "CLAUDE_MODEL",
+      "must name a model (the model option), e.g. sonnet or claude-sonnet-4-5, not be empty"
     ),
-    permissionMode: Config.option(
-      Config.string("CLAUDE_PERMISSION_MODE").pipe(Config.validate({
-        message: `must be one of ${ClaudeOptions.PermissionMode.literals.join(", ")} (the permissionMode option)`,
-        validation: (value) => (ClaudeOptions.PermissionMode.literals as ReadonlyArray<string>).includes(value)
-      }))
+    permissionMode: configString(
+      "CLAUDE_PERMISSION_MODE",
+      `must be one of ${ClaudeOptions.PermissionMode.literals.join(", ")} (the permissionMode option)`,
+      (value) => (ClaudeOptions.PermissionMode.literals as ReadonlyArray<string>).includes(value)
     )
   }).pipe(Config.map((values) =>
     Object.fromEntries(
       Object.entries(values).flatMap(([key, value]) => Option.isSome(value) ? [[key, value.value]] : [])
     ) as ClaudeOptions.OptionsInput
   ))
-): Layer.Layer<
-  ClaudeCode,
-  OptionsError | ConfigError.ConfigError,
-  CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path
-> =>
+): Layer.Layer<ClaudeCode, OptionsError | Config.ConfigError, FileSystem.FileSystem | Path.Path> =>
   Layer.effect(
     ClaudeCode,
     Effect.flatMap(Effect.flatMap(config, ClaudeOptions.decodePartial), make)
@@ -331,16 +362,14 @@ export const query = (
   prompt: Prompt | Stream.Stream<Prompt, ClaudeError>,
   options?: ClaudeOptions.OptionsInput
 ): Stream.Stream<Protocol.Message, ClaudeError, ClaudeCode> =>
-  // The session's scope, closed with the stream's exit, as `Stream.unwrapScoped` would, without its stream of
-  // one stream to flatten (a sub-executor, a concat and an acquire/release of their own per query).
-  Stream.fromChannel(Channel.unwrap(Effect.map(Scope.make(), (scope) =>
-    Channel.ensuringWith(
-      Channel.unwrap(Effect.map(
-        Scope.extend(sessionFor(options, InternalSession.isPromptStream(prompt) ? undefined : prompt), scope),
-        (opened) => Stream.toChannel(InternalSession.query(opened, prompt))
-      )),
-      (exit) => Scope.close(scope, exit)
-    ))))
+  // The session lives in the stream's own scope, closed with the stream's exit. (Effect 3 built that scope by
+  // hand to skip `Stream.unwrapScoped`'s extra stages; effect 4's `Stream.unwrap` is that scope.)
+  Stream.unwrap(
+    Effect.map(
+      sessionFor(options, InternalSession.isPromptStream(prompt) ? undefined : prompt),
+      (opened) => InternalSession.query(opened, prompt)
+    )
+  )
 
 /**
  * Runs one prompt like {@link query} and returns its `result` message. A
@@ -382,11 +411,11 @@ export const result = (
  * @since 0.1.0
  * @category Queries
  */
-export const structured = <A, I, R>(
+export const structured = <A, I, RD, RE>(
   prompt: Prompt,
-  schema: Schema.Schema<A, I, R>,
+  schema: Schema.Codec<A, I, RD, RE>,
   options?: ClaudeOptions.OptionsInput
-): Effect.Effect<A, ClaudeError, ClaudeCode | R> =>
+): Effect.Effect<A, ClaudeError, ClaudeCode | RD> =>
   Effect.gen(function*() {
     if (options?.outputFormat !== undefined) {
       return yield* new OptionsError({

@@ -24,25 +24,25 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaGetter from "effect/SchemaGetter"
+import * as SchemaParser from "effect/SchemaParser"
 import { OptionsError } from "./ClaudeError.js"
 import * as GuardedRun from "./internal/guardedRun.js"
 import * as McpServerModel from "./internal/mcpServerModel.js"
-import { formatIssue } from "./internal/options/issues.js"
+import { decodeOptions, formatIssue } from "./internal/options/issues.js"
 import * as mapping from "./internal/options/mapping.js"
 import * as secrets from "./internal/options/secrets.js"
 import * as validation from "./internal/options/validate.js"
+import { openStruct } from "./internal/protocol/json.js"
 import type * as McpServer from "./McpServer.js"
 
 // -----------------------------------------------------------------------------
 // building blocks
 // -----------------------------------------------------------------------------
 
-const opt = <S extends Schema.Schema.All>(schema: S): Schema.optionalWith<S, { exact: true }> =>
-  Schema.optionalWith(schema, { exact: true })
-
-const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+const opt = <S extends Schema.Top>(schema: S): Schema.optionalKey<S> => Schema.optionalKey(schema)
 
 /**
  * A string that can travel on a command line or in an environment: no NUL
@@ -51,8 +51,8 @@ const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
  * @since 0.1.0
  * @category Schemas
  */
-export const Text = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000") || "must not contain a NUL character", { identifier: "Text" })
+export const Text: Schema.String = Schema.String.check(
+  Schema.makeFilter((s: string) => !s.includes("\u0000") || "must not contain a NUL character")
 )
 
 /**
@@ -61,16 +61,30 @@ export const Text = Schema.String.pipe(
  * @since 0.1.0
  * @category Schemas
  */
-export const NonEmptyText = Schema.String.pipe(
-  Schema.filter(
-    (s) => s.length === 0 ? "must not be empty" : s.includes("\u0000") ? "must not contain a NUL character" : true,
-    { identifier: "NonEmptyText" }
+export const NonEmptyText: Schema.String = Schema.String.check(
+  Schema.makeFilter(
+    (s: string) =>
+      s.length === 0 ? "must not be empty" : s.includes("\u0000") ? "must not contain a NUL character" : true
   )
 )
 
-const PositiveInt = Schema.Int.pipe(Schema.positive({ identifier: "PositiveInt" }))
+const PositiveInt = Schema.Int.check(Schema.isGreaterThan(0, { expected: "a positive number" }))
+
+const NonNegativeInt = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0, { expected: "a non-negative number" }))
 
 const Flag = Schema.Boolean
+
+// effect 4 expects any record as "object"; its name says what its values are, as effect 3's did.
+const record = <Value extends Schema.Top>(value: Value, valueName: string): Schema.$Record<Schema.String, Value> =>
+  Schema.Record(Schema.String, value).annotate({ identifier: `{ readonly [x: string]: ${valueName} }` })
+
+// effect 4's DurationFromMillis takes negative numbers (a negative Duration): effect 3's did not.
+const DurationFromMillis = Schema.Number.check(
+  Schema.isGreaterThanOrEqualTo(0, { expected: "a non-negative number" })
+).pipe(Schema.decodeTo(Schema.Duration, {
+  decode: SchemaGetter.transform(Duration.millis),
+  encode: SchemaGetter.transform(Duration.toMillis)
+}))
 
 /**
  * A duration given as a `Duration` or as a number of milliseconds.
@@ -78,7 +92,10 @@ const Flag = Schema.Boolean
  * @since 0.1.0
  * @category Schemas
  */
-export const DurationOrMillis = Schema.Union(Schema.DurationFromSelf, Schema.DurationFromMillis).annotations({
+export const DurationOrMillis: Schema.Codec<Duration.Duration, Duration.Duration | number> = Schema.Union([
+  Schema.Duration,
+  DurationFromMillis
+]).annotate({
   identifier: "DurationOrMillis",
   description: "a Duration, or a non-negative number of milliseconds"
 })
@@ -89,10 +106,8 @@ export const DurationOrMillis = Schema.Union(Schema.DurationFromSelf, Schema.Dur
  * @since 0.1.0
  * @category Schemas
  */
-export const Timeout = DurationOrMillis.pipe(
-  Schema.filter((d) => Duration.greaterThan(d, Duration.zero) || "must be greater than zero", {
-    identifier: "Timeout"
-  })
+export const Timeout: Schema.Codec<Duration.Duration, Duration.Duration | number> = DurationOrMillis.check(
+  Schema.makeFilter((d: Duration.Duration) => Duration.isGreaterThan(d, Duration.zero) || "must be greater than zero")
 )
 
 /**
@@ -101,8 +116,16 @@ export const Timeout = DurationOrMillis.pipe(
  * @since 0.1.0
  * @category Schemas
  */
-export const GracePeriod = DurationOrMillis.pipe(
-  Schema.filter((d) => Duration.isFinite(d) || "must be finite", { identifier: "GracePeriod" })
+export const GracePeriod: Schema.Codec<Duration.Duration, Duration.Duration | number> = DurationOrMillis.check(
+  Schema.makeFilter(
+    (d: Duration.Duration) =>
+      !Duration.isFinite(d)
+        ? "must be finite"
+        : Duration.isLessThan(d, Duration.zero)
+        // effect 4 has negative Durations; effect 3 made them zero
+        ? "must not be negative"
+        : true
+  )
 )
 
 // -----------------------------------------------------------------------------
@@ -113,7 +136,14 @@ export const GracePeriod = DurationOrMillis.pipe(
  * @since 0.1.0
  * @category Schemas
  */
-export const PermissionMode = Schema.Literal("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
+export const PermissionMode = Schema.Literals([
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto"
+])
 
 /**
  * @since 0.1.0
@@ -125,7 +155,7 @@ export type PermissionMode = typeof PermissionMode.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const EffortLevel = Schema.Literal("low", "medium", "high", "xhigh", "max")
+export const EffortLevel = Schema.Literals(["low", "medium", "high", "xhigh", "max"])
 
 /**
  * @since 0.1.0
@@ -139,7 +169,7 @@ export type EffortLevel = typeof EffortLevel.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const SettingSource = Schema.Literal("user", "project", "local")
+export const SettingSource = Schema.Literals(["user", "project", "local"])
 
 /**
  * @since 0.1.0
@@ -162,7 +192,7 @@ export type SettingSource = typeof SettingSource.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const Delivery = Schema.Literal("argv", "initialize")
+export const Delivery = Schema.Literals(["argv", "initialize"])
 
 /**
  * @since 0.1.0
@@ -174,11 +204,11 @@ export type Delivery = typeof Delivery.Type
 // MCP servers
 // -----------------------------------------------------------------------------
 
-const McpToolPolicy = Schema.Struct({ name: Schema.String }, Rest).annotations({ identifier: "McpServerToolPolicy" })
+const McpToolPolicy = openStruct({ name: Schema.String }).annotate({ identifier: "McpServerToolPolicy" })
 
 const mcpCommon = {
   /** Per-server tool-call timeout in milliseconds. */
-  timeout: opt(Schema.Number.pipe(Schema.positive())),
+  timeout: opt(Schema.Number.check(Schema.isGreaterThan(0, { expected: "a positive number" }))),
   /** Always include this server's tools in the prompt (never deferred behind tool search). */
   alwaysLoad: opt(Schema.Boolean)
 }
@@ -190,13 +220,13 @@ const mcpCommon = {
  * @since 0.1.0
  * @category Schemas
  */
-export const McpStdioServerConfig = Schema.Struct({
+export const McpStdioServerConfig = openStruct({
   type: opt(Schema.Literal("stdio")),
   command: NonEmptyText,
   args: opt(Schema.Array(Text)),
-  env: opt(Schema.Record({ key: Schema.String, value: Text })),
+  env: opt(Schema.Record(Schema.String, Text)),
   ...mcpCommon
-}, Rest).annotations({ identifier: "McpStdioServerConfig" })
+}).annotate({ identifier: "McpStdioServerConfig" })
 
 /**
  * @since 0.1.0
@@ -207,7 +237,7 @@ export type McpStdioServerConfig = typeof McpStdioServerConfig.Type
 // The fields of a server the CLI connects to (SSE and HTTP alike).
 const mcpRemote = {
   url: NonEmptyText,
-  headers: opt(Schema.Record({ key: Schema.String, value: Text })),
+  headers: opt(Schema.Record(Schema.String, Text)),
   tools: opt(Schema.Array(McpToolPolicy)),
   ...mcpCommon
 }
@@ -218,7 +248,7 @@ const mcpRemote = {
  * @since 0.1.0
  * @category Schemas
  */
-export const McpSSEServerConfig = Schema.Struct({ type: Schema.Literal("sse"), ...mcpRemote }, Rest).annotations({
+export const McpSSEServerConfig = openStruct({ type: Schema.Literal("sse"), ...mcpRemote }).annotate({
   identifier: "McpSSEServerConfig"
 })
 
@@ -234,7 +264,7 @@ export type McpSSEServerConfig = typeof McpSSEServerConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const McpHttpServerConfig = Schema.Struct({ type: Schema.Literal("http"), ...mcpRemote }, Rest).annotations({
+export const McpHttpServerConfig = openStruct({ type: Schema.Literal("http"), ...mcpRemote }).annotate({
   identifier: "McpHttpServerConfig"
 })
 
@@ -252,8 +282,8 @@ export type McpHttpServerConfig = typeof McpHttpServerConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const McpExternalServerConfig = Schema.Union(McpStdioServerConfig, McpSSEServerConfig, McpHttpServerConfig)
-  .annotations({ identifier: "McpExternalServerConfig" })
+export const McpExternalServerConfig = Schema.Union([McpStdioServerConfig, McpSSEServerConfig, McpHttpServerConfig])
+  .annotate({ identifier: "McpExternalServerConfig" })
 
 /**
  * @since 0.1.0
@@ -268,10 +298,15 @@ export type McpExternalServerConfig = typeof McpExternalServerConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const McpSdkServerConfig: Schema.Schema<McpServer.McpServer> = Schema.declare(McpServerModel.isServer, {
+export const McpSdkServerConfig: Schema.declare<McpServer.McpServer> = Schema.declare(McpServerModel.isServer, {
   identifier: "McpSdkServer",
   description: "an in-process MCP server made by McpServer.make",
-  arbitrary: () => (fc) => fc.constantFrom("calc", "inventory").map(McpServerModel.empty)
+  // Generated values are servers without tools, by name.
+  toCodecArbitrary: () =>
+    Schema.link<McpServer.McpServer>()(Schema.Literals(["calc", "inventory"]), {
+      decode: SchemaGetter.transform(McpServerModel.empty),
+      encode: SchemaGetter.forbidden(() => "an in-process MCP server has no encoded form")
+    })
 })
 
 /**
@@ -291,8 +326,8 @@ export type McpSdkServerConfig = McpServer.McpServer
  * @since 0.1.0
  * @category Schemas
  */
-export const McpServerConfig = Schema.Union(McpExternalServerConfig, McpSdkServerConfig)
-  .annotations({ identifier: "McpServerConfig" })
+export const McpServerConfig = Schema.Union([McpExternalServerConfig, McpSdkServerConfig])
+  .annotate({ identifier: "McpServerConfig" })
 
 /**
  * @since 0.1.0
@@ -322,7 +357,7 @@ export const isExternalMcpServer = (
  * @since 0.1.0
  * @category Schemas
  */
-export const AgentDefinition = Schema.Struct({
+export const AgentDefinition = openStruct({
   /** When to use this agent. */
   description: Text,
   /** The agent's system prompt. */
@@ -333,7 +368,7 @@ export const AgentDefinition = Schema.Struct({
   model: opt(NonEmptyText),
   /** MCP servers by name, or inline external configs. */
   mcpServers: opt(
-    Schema.Array(Schema.Union(NonEmptyText, Schema.Record({ key: Schema.String, value: McpExternalServerConfig })))
+    Schema.Array(Schema.Union([NonEmptyText, Schema.Record(Schema.String, McpExternalServerConfig)]))
   ),
   criticalSystemReminder_EXPERIMENTAL: opt(Text),
   skills: opt(Schema.Array(NonEmptyText)),
@@ -343,11 +378,11 @@ export const AgentDefinition = Schema.Struct({
   background: opt(Schema.Boolean),
   omitClaudeMd: opt(Schema.Boolean),
   memory: opt(SettingSource),
-  effort: opt(Schema.Union(EffortLevel, Schema.Int)),
+  effort: opt(Schema.Union([EffortLevel, Schema.Int])),
   permissionMode: opt(PermissionMode),
   observer: opt(Text),
   observerMessage: opt(Text)
-}, Rest).annotations({ identifier: "AgentDefinition" })
+}).annotate({ identifier: "AgentDefinition" })
 
 /**
  * @since 0.1.0
@@ -366,7 +401,7 @@ export const PluginConfig = Schema.Struct({
   path: NonEmptyText,
   /** Load skills/hooks/agents/commands but not the plugin's own MCP servers. */
   skipMcpDiscovery: opt(Schema.Boolean)
-}).annotations({ identifier: "PluginConfig" })
+}).annotate({ identifier: "PluginConfig" })
 
 /**
  * @since 0.1.0
@@ -385,22 +420,22 @@ export type PluginConfig = typeof PluginConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const SystemPrompt = Schema.Union(
+export const SystemPrompt = Schema.Union([
   Text,
   Schema.Array(Text),
   Schema.Struct({
     type: Schema.Literal("custom"),
-    prompt: Schema.Union(Text, Schema.Array(Text)),
+    prompt: Schema.Union([Text, Schema.Array(Text)]),
     snapshot: opt(Schema.Boolean)
-  }).annotations({ identifier: "CustomSystemPrompt" }),
+  }).annotate({ identifier: "CustomSystemPrompt" }),
   Schema.Struct({
     type: Schema.Literal("preset"),
     preset: Schema.Literal("claude_code"),
     append: opt(Text),
     excludeDynamicSections: opt(Schema.Boolean),
     snapshot: opt(Schema.Boolean)
-  }).annotations({ identifier: "PresetSystemPrompt" })
-).annotations({ identifier: "SystemPrompt" })
+  }).annotate({ identifier: "PresetSystemPrompt" })
+]).annotate({ identifier: "SystemPrompt" })
 
 /**
  * @since 0.1.0
@@ -422,17 +457,17 @@ export type SystemPrompt = typeof SystemPrompt.Type
  */
 export const systemPromptDynamicBoundary = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__"
 
-const ThinkingDisplay = Schema.Literal("summarized", "omitted")
+const ThinkingDisplay = Schema.Literals(["summarized", "omitted"])
 
 /**
  * @since 0.1.0
  * @category Schemas
  */
-export const ThinkingConfig = Schema.Union(
+export const ThinkingConfig = Schema.Union([
   Schema.Struct({ type: Schema.Literal("adaptive"), display: opt(ThinkingDisplay) }),
   Schema.Struct({ type: Schema.Literal("enabled"), budgetTokens: opt(PositiveInt), display: opt(ThinkingDisplay) }),
   Schema.Struct({ type: Schema.Literal("disabled") })
-).annotations({ identifier: "ThinkingConfig" })
+]).annotate({ identifier: "ThinkingConfig" })
 
 /**
  * @since 0.1.0
@@ -446,10 +481,10 @@ export type ThinkingConfig = typeof ThinkingConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const ToolsOption = Schema.Union(
+export const ToolsOption = Schema.Union([
   Schema.Array(NonEmptyText),
   Schema.Struct({ type: Schema.Literal("preset"), preset: Schema.Literal("claude_code") })
-).annotations({ identifier: "ToolsOption" })
+]).annotate({ identifier: "ToolsOption" })
 
 /**
  * @since 0.1.0
@@ -465,8 +500,8 @@ export type ToolsOption = typeof ToolsOption.Type
  */
 export const OutputFormat = Schema.Struct({
   type: Schema.Literal("json_schema"),
-  schema: Schema.Record({ key: Schema.String, value: Schema.Unknown })
-}).annotations({ identifier: "OutputFormat" })
+  schema: Schema.Record(Schema.String, Schema.Unknown)
+}).annotate({ identifier: "OutputFormat" })
 
 /**
  * @since 0.1.0
@@ -481,8 +516,8 @@ export type OutputFormat = typeof OutputFormat.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const SettingsOption = Schema.Union(NonEmptyText, Schema.Record({ key: Schema.String, value: Schema.Unknown }))
-  .annotations({ identifier: "SettingsOption" })
+export const SettingsOption = Schema.Union([NonEmptyText, Schema.Record(Schema.String, Schema.Unknown)])
+  .annotate({ identifier: "SettingsOption" })
 
 /**
  * @since 0.1.0
@@ -496,7 +531,7 @@ export type SettingsOption = typeof SettingsOption.Type
 
 const Paths = Schema.Array(NonEmptyText)
 
-const Port = Schema.Int.pipe(Schema.between(1, 65535, { identifier: "Port" }))
+const Port = Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 65535 }))
 
 /**
  * Where sandboxed commands may connect, as in the official
@@ -528,7 +563,7 @@ export const SandboxNetworkConfig = Schema.Struct({
   socksProxyPort: opt(Port),
   /** TLS termination, so that the request filter sees HTTPS bodies (omit both paths for an ephemeral CA). */
   tlsTerminate: opt(Schema.Struct({ caCertPath: opt(NonEmptyText), caKeyPath: opt(NonEmptyText) }))
-}).annotations({ identifier: "SandboxNetworkConfig" })
+}).annotate({ identifier: "SandboxNetworkConfig" })
 
 /**
  * @since 0.1.0
@@ -557,7 +592,7 @@ export const SandboxFilesystemConfig = Schema.Struct({
   allowManagedReadPathsOnly: opt(Schema.Boolean),
   /** macOS and Linux: no filesystem isolation (network and seccomp isolation stay). */
   disabled: opt(Schema.Boolean)
-}).annotations({ identifier: "SandboxFilesystemConfig" })
+}).annotate({ identifier: "SandboxFilesystemConfig" })
 
 /**
  * @since 0.1.0
@@ -565,12 +600,11 @@ export const SandboxFilesystemConfig = Schema.Struct({
  */
 export type SandboxFilesystemConfig = typeof SandboxFilesystemConfig.Type
 
-const CredentialMode = Schema.Literal("deny", "mask")
-const OnExtractNoMatch = Schema.Literal("warn", "deny", "error")
-const EnvVarName = Schema.String.pipe(
-  Schema.pattern(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-    identifier: "EnvVarName",
-    message: () => "must be an environment variable name (a letter or \"_\", then letters, digits and \"_\")"
+const CredentialMode = Schema.Literals(["deny", "mask"])
+const OnExtractNoMatch = Schema.Literals(["warn", "deny", "error"])
+const EnvVarName = Schema.String.check(
+  Schema.isPattern(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+    message: "must be an environment variable name (a letter or \"_\", then letters, digits and \"_\")"
   })
 )
 
@@ -598,16 +632,16 @@ export const SandboxCredentialFile = Schema.Struct({
   path: NonEmptyText,
   ...credentialFields,
   maskDuplicates: opt(Schema.Boolean)
-}).pipe(
-  Schema.filter((entry) =>
+}).check(
+  Schema.makeFilter((entry) =>
     entry.mode === "mask" && entry.path.endsWith("/")
       ? {
         path: ["path"],
-        message: "mode \"mask\" applies to one file, not a directory: list the file(s), or use mode \"deny\""
+        issue: "mode \"mask\" applies to one file, not a directory: list the file(s), or use mode \"deny\""
       }
       : true
   )
-).annotations({ identifier: "SandboxCredentialFile" })
+).annotate({ identifier: "SandboxCredentialFile" })
 
 /**
  * An environment variable sandboxed commands do not get (`deny`) or get with
@@ -619,9 +653,9 @@ export const SandboxCredentialFile = Schema.Struct({
 export const SandboxCredentialEnvVar = Schema.Struct({
   name: EnvVarName,
   ...credentialFields
-}).annotations({ identifier: "SandboxCredentialEnvVar" })
+}).annotate({ identifier: "SandboxCredentialEnvVar" })
 
-const Sigv4Policy = Schema.Literal("deny", "passthrough")
+const Sigv4Policy = Schema.Literals(["deny", "passthrough"])
 
 /**
  * Credentials kept from sandboxed commands, as in the official
@@ -647,7 +681,7 @@ export const SandboxCredentialsConfig = Schema.Struct({
     presigned: opt(Sigv4Policy),
     sigv4a: opt(Sigv4Policy)
   }))
-}).annotations({ identifier: "SandboxCredentialsConfig" })
+}).annotate({ identifier: "SandboxCredentialsConfig" })
 
 /**
  * @since 0.1.0
@@ -671,7 +705,7 @@ export type SandboxCredentialsConfig = typeof SandboxCredentialsConfig.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const SandboxSettings = Schema.Struct({
+export const SandboxSettings = openStruct({
   /** Run Bash commands inside the sandbox (default `false`). */
   enabled: opt(Schema.Boolean),
   /** Refuse to start when the sandbox cannot run (default `true` when `enabled` is, here and in the official SDK). */
@@ -684,7 +718,7 @@ export const SandboxSettings = Schema.Struct({
   filesystem: opt(SandboxFilesystemConfig),
   credentials: opt(SandboxCredentialsConfig),
   /** Violations left unreported: command pattern (`"*"` for all) → paths. */
-  ignoreViolations: opt(Schema.Record({ key: Schema.String, value: Schema.Array(Text) })),
+  ignoreViolations: opt(Schema.Record(Schema.String, Schema.Array(Text))),
   /** Linux: no fresh `/proc` mount (unprivileged containers). Weakens the sandbox. */
   enableWeakerNestedSandbox: opt(Schema.Boolean),
   /** Linux: let sandboxed commands create user namespaces (Chromium, nested bubblewrap). Weakens the sandbox. */
@@ -701,7 +735,7 @@ export const SandboxSettings = Schema.Struct({
   bwrapPath: opt(NonEmptyText),
   /** The `socat` executable (default: found on `PATH`). */
   socatPath: opt(NonEmptyText)
-}, Rest).annotations({ identifier: "SandboxSettings" })
+}).annotate({ identifier: "SandboxSettings" })
 
 /**
  * @since 0.1.0
@@ -716,8 +750,8 @@ export type SandboxSettings = typeof SandboxSettings.Type
  * @category Schemas
  */
 export const ToolConfig = Schema.Struct({
-  askUserQuestion: opt(Schema.Struct({ previewFormat: opt(Schema.Literal("markdown", "html")) }))
-}).annotations({ identifier: "ToolConfig" })
+  askUserQuestion: opt(Schema.Struct({ previewFormat: opt(Schema.Literals(["markdown", "html"])) }))
+}).annotate({ identifier: "ToolConfig" })
 
 /**
  * @since 0.1.0
@@ -725,8 +759,8 @@ export const ToolConfig = Schema.Struct({
  */
 export type ToolConfig = typeof ToolConfig.Type
 
-const SkillName = Schema.String.pipe(
-  Schema.filter((s) => {
+const SkillName = Schema.String.check(
+  Schema.makeFilter((s: string) => {
     if (s.trim().length === 0) return "must not be empty"
     if (s !== s.trim()) return "must not have leading or trailing whitespace"
     // eslint-disable-next-line no-control-regex
@@ -735,7 +769,7 @@ const SkillName = Schema.String.pipe(
     if (s.endsWith(":*") || s.endsWith(" *")) return "must not be a wildcard; list each skill by name"
     if (s.startsWith("/")) return "must be the skill's name, without the leading \"/\""
     return true
-  }, { identifier: "SkillName" })
+  })
 )
 
 /**
@@ -745,7 +779,7 @@ const SkillName = Schema.String.pipe(
  * @since 0.1.0
  * @category Schemas
  */
-export const SkillsOption = Schema.Union(Schema.Literal("all"), Schema.Array(SkillName)).annotations({
+export const SkillsOption = Schema.Union([Schema.Literal("all"), Schema.Array(SkillName)]).annotate({
   identifier: "SkillsOption"
 })
 
@@ -775,25 +809,30 @@ export type StderrSink = (line: string) => Effect.Effect<void>
  * @since 0.1.0
  * @category Schemas
  */
-export const StderrSink: Schema.Schema<StderrSink> = Schema.declare(
+export const StderrSink: Schema.declare<StderrSink> = Schema.declare(
   (u: unknown): u is StderrSink => typeof u === "function",
   {
     identifier: "StderrSink",
     description: "a function (line: string) => Effect<void>, such as Effect.logDebug",
-    arbitrary: () => (fc) => fc.constant(() => Effect.void)
+    // Generated values are sinks that drop the line.
+    toCodecArbitrary: () =>
+      Schema.link<StderrSink>()(Schema.Null, {
+        decode: SchemaGetter.transform((): StderrSink => () => Effect.void),
+        encode: SchemaGetter.forbidden(() => "a stderr sink has no encoded form")
+      })
   }
 )
 
-const EnvValue = Schema.String.pipe(
-  Schema.filter((s) => !s.includes("\u0000") || "must not contain a NUL character", { identifier: "EnvValue" })
+const EnvValue = Schema.String.check(
+  Schema.makeFilter((s: string) => !s.includes("\u0000") || "must not contain a NUL character")
 )
 
 // Keys of these records are checked after decoding, with messages of their own (see validate).
-const EnvRecord = Schema.Record({ key: Schema.String, value: Schema.UndefinedOr(EnvValue) }).annotations({
+const EnvRecord = Schema.Record(Schema.String, Schema.UndefinedOr(EnvValue)).annotate({
   identifier: "Record<string, string | undefined>"
 })
 
-const ExtraArgs = Schema.Record({ key: Schema.String, value: Schema.NullOr(Text) }).annotations({
+const ExtraArgs = Schema.Record(Schema.String, Schema.NullOr(Text)).annotate({
   identifier: "Record<string, string | null>"
 })
 
@@ -819,11 +858,11 @@ export const Options = Schema.Struct({
   /** Thinking behaviour; takes precedence over `maxThinkingTokens`. Flags `--thinking`, `--max-thinking-tokens`, `--thinking-display`. */
   thinking: opt(ThinkingConfig),
   /** Deprecated in the official SDK in favour of `thinking`: `0` disables thinking. Flag `--max-thinking-tokens`. */
-  maxThinkingTokens: opt(Schema.NonNegativeInt),
+  maxThinkingTokens: opt(NonNegativeInt),
   /** Maximum number of turns (API round trips). Flag `--max-turns`. */
   maxTurns: opt(PositiveInt),
   /** Maximum spend in USD. Flag `--max-budget-usd`. */
-  maxBudgetUsd: opt(Schema.Number.pipe(Schema.positive(), Schema.finite())),
+  maxBudgetUsd: opt(Schema.Number.check(Schema.isGreaterThan(0, { expected: "a positive number" }), Schema.isFinite())),
   /** API-side task budget in tokens. Flag `--task-budget`. */
   taskBudget: opt(Schema.Struct({ total: PositiveInt })),
   /** Beta headers (e.g. `context-1m-2025-08-07`). Flag `--betas`. */
@@ -837,7 +876,7 @@ export const Options = Schema.Struct({
   /** An MCP tool that answers permission prompts. Flag `--permission-prompt-tool`. Not with a `PermissionGate`. */
   permissionPromptToolName: opt(NonEmptyText),
   /** Who answers permission prompts: `host` (default) or `none` (deny anything that would prompt). Flag `--permission-prompts`. */
-  permissionPrompts: opt(Schema.Literal("host", "none")),
+  permissionPrompts: opt(Schema.Literals(["host", "none"])),
   /** Tools (or rules such as `Bash(git *)`) allowed without asking. Flag `--allowedTools`. */
   allowedTools: opt(Schema.Array(NonEmptyText)),
   /** Tools removed from the model's context. Flag `--disallowedTools`. */
@@ -845,7 +884,7 @@ export const Options = Schema.Struct({
   /** The base set of built-in tools. Flag `--tools`. */
   tools: opt(ToolsOption),
   /** Tool-name aliases applied before name resolution. Initialize field `toolAliases`. */
-  toolAliases: opt(Schema.Record({ key: Schema.String, value: NonEmptyText })),
+  toolAliases: opt(record(NonEmptyText, "string")),
   /** Skills to enable: adds `Skill`/`Skill(name)` to `--allowedTools` and, for a list, initialize field `skills`. */
   skills: opt(SkillsOption),
   /** Per-tool configuration of built-in tools. Environment (`CLAUDE_CODE_QUESTION_PREVIEW_FORMAT`). */
@@ -861,7 +900,7 @@ export const Options = Schema.Struct({
   /** Structured output. Initialize field `jsonSchema`. */
   outputFormat: opt(OutputFormat),
   /** Custom subagents. Initialize field `agents`. */
-  agents: opt(Schema.Record({ key: Schema.String, value: AgentDefinition })),
+  agents: opt(record(AgentDefinition, "AgentDefinition")),
   /** The agent that runs the main thread. Flag `--agent`. */
   agent: opt(NonEmptyText),
   /** Title of a new session. Initialize field `title`. */
@@ -899,7 +938,7 @@ export const Options = Schema.Struct({
   /** With `resume`/`continue`: fork to a new session id. Flag `--fork-session`. */
   forkSession: opt(Flag),
   /** The id (a UUID) of the new session. Flag `--session-id`. */
-  sessionId: opt(Schema.UUID),
+  sessionId: opt(Schema.String.check(Schema.isUUID(undefined, { expected: "a Universally Unique Identifier" }))),
   /** `false`: do not save the session to disk. Flag `--no-session-persistence`. */
   persistSession: opt(Flag),
   /** Track file changes so that `rewindFiles` works. Environment (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING`). */
@@ -920,7 +959,7 @@ export const Options = Schema.Struct({
    * Policy-tier settings from the parent process. Initialize field `managedSettings` (with
    * `--managed-settings-in-initialize`), or flag `--managed-settings` (see `managedSettingsDelivery`).
    */
-  managedSettings: opt(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  managedSettings: opt(record(Schema.Unknown, "unknown")),
   /** How `managedSettings` reach the CLI (default `"initialize"`: off the command line). */
   managedSettingsDelivery: opt(Delivery),
   /**
@@ -933,7 +972,7 @@ export const Options = Schema.Struct({
    * `mcpServersDelivery`). In-process ones (`McpServer.make`): initialize field `sdkMcpServers`, served over
    * `mcp_message`.
    */
-  mcpServers: opt(Schema.Record({ key: Schema.String, value: McpServerConfig })),
+  mcpServers: opt(record(McpServerConfig, "McpServerConfig")),
   /**
    * How external `mcpServers` reach the CLI: `"initialize"` (the default) keeps their `env` and `headers` off
    * the command line; `"argv"` puts them in `--mcp-config`, where every user of the host can read them.
@@ -993,13 +1032,13 @@ export const Options = Schema.Struct({
    * (before its result is delivered) and early when a turn piles up lines; `"eager"` also starts an append after
    * every frame the CLI writes, in the background, for near-real-time copies.
    */
-  sessionStoreFlush: opt(Schema.Literal("batched", "eager")),
+  sessionStoreFlush: opt(Schema.Literals(["batched", "eager"])),
   /**
    * With a `SessionStore` in the context: `"secrets"` (the default) stores each transcript entry with every
    * secret the session knows replaced by `<redacted>` (the rule of its logs and errors: see `secrets`);
    * `"none"` stores the entries as the CLI wrote them.
    */
-  sessionStoreRedaction: opt(Schema.Literal("secrets", "none")),
+  sessionStoreRedaction: opt(Schema.Literals(["secrets", "none"])),
   /** The longest stdout line accepted, in characters (UTF-16 code units): a guard against runaway output (default 256 Mi). */
   maxLineChars: opt(PositiveInt),
   /**
@@ -1009,7 +1048,7 @@ export const Options = Schema.Struct({
    * merged with the defaults'.
    */
   secrets: opt(Schema.Array(Text))
-}).annotations({ identifier: "ClaudeOptions" })
+}).annotate({ identifier: "ClaudeOptions" })
 
 /**
  * The decoded options (durations are `Duration`s).
@@ -1017,7 +1056,9 @@ export const Options = Schema.Struct({
  * @since 0.1.0
  * @category Models
  */
-export interface Options extends Schema.Schema.Type<typeof Options> {}
+export interface Options extends OptionsType {}
+
+type OptionsType = typeof Options.Type
 
 /**
  * The options as a caller writes them (durations may be numbers of
@@ -1026,7 +1067,9 @@ export interface Options extends Schema.Schema.Type<typeof Options> {}
  * @since 0.1.0
  * @category Models
  */
-export interface OptionsInput extends Schema.Schema.Encoded<typeof Options> {}
+export interface OptionsInput extends OptionsEncoded {}
+
+type OptionsEncoded = typeof Options.Encoded
 
 // -----------------------------------------------------------------------------
 // routes and defaults
@@ -1140,7 +1183,7 @@ export const runtimeSettings = (options: Options): RuntimeSettings => ({
 // decoding and validation
 // -----------------------------------------------------------------------------
 
-const decodeEither = Schema.decodeUnknownEither(Options, { errors: "all", onExcessProperty: "error" })
+const decodeResult = SchemaParser.decodeUnknownResult(Options, decodeOptions)
 
 /**
  * What the runtime adds to the options, for the checks that depend on it.
@@ -1178,9 +1221,10 @@ export const validate = (options: Options, context?: ValidateContext): Effect.Ef
 
 const decodeFields = (input: unknown): Effect.Effect<Options, OptionsError> =>
   Effect.suspend(() => {
-    let result: Either.Either<Options, { readonly issue: Parameters<typeof formatIssue>[0] }>
+    let result: Result.Result<Options, string>
     try {
-      result = decodeEither(input)
+      // Formatting may decode parts of the input again (a union's members): it may throw too.
+      result = Result.mapError(decodeResult(input), (issue) => formatIssue(issue).join("; "))
     } catch (cause) {
       return Effect.fail(
         new OptionsError({
@@ -1190,15 +1234,15 @@ const decodeFields = (input: unknown): Effect.Effect<Options, OptionsError> =>
         })
       )
     }
-    if (Either.isLeft(result)) {
+    if (Result.isFailure(result)) {
       return Effect.fail(
-        new OptionsError({ reason: "InvalidOptions", detail: formatIssue(result.left.issue).join("; ") })
+        new OptionsError({ reason: "InvalidOptions", detail: result.failure })
       )
     }
-    const invalid = validation.invalidValues(result.right)
+    const invalid = validation.invalidValues(result.success)
     return invalid.length > 0
       ? Effect.fail(new OptionsError({ reason: "InvalidOptions", detail: invalid.join("; ") }))
-      : Effect.succeed(result.right)
+      : Effect.succeed(result.success)
   })
 
 /**

@@ -17,10 +17,10 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
@@ -128,10 +128,8 @@ export const locate: (
             ? Option.some("not executable")
             : Option.none()
         ),
-        Effect.catchAll((error) =>
-          Effect.succeed(
-            Option.some(error._tag === "SystemError" && error.reason === "NotFound" ? "missing" : error.message)
-          )
+        Effect.catch((error) =>
+          Effect.succeed(Option.some(error.reason._tag === "NotFound" ? "missing" : error.message))
         )
       )
 

@@ -6,7 +6,6 @@
  *
  * @since 0.1.0
  */
-import * as CommandExecutor from "@effect/platform/CommandExecutor"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -21,6 +20,7 @@ import * as CliSpawner from "./CliSpawner.js"
 import * as GuardedRun from "./internal/guardedRun.js"
 import * as HostWatchdog from "./internal/hostWatchdog.js"
 import * as LineFraming from "./internal/lineFraming.js"
+import * as NodeCliSpawner from "./internal/nodeCliSpawner.js"
 import * as ProcessTag from "./internal/processTag.js"
 import * as Redaction from "./internal/redaction.js"
 import * as SpawnFailure from "./internal/spawnFailure.js"
@@ -29,7 +29,7 @@ import * as SpawnFailure from "./internal/spawnFailure.js"
  * @since 0.1.0
  * @category Tags
  */
-export class CliProcess extends Context.Tag("@claude-effect/sdk/CliProcess")<CliProcess, CliProcess.Service>() {}
+export class CliProcess extends Context.Service<CliProcess, CliProcess.Service>()("@claude-effect/sdk/CliProcess") {}
 
 /**
  * @since 0.1.0
@@ -90,7 +90,7 @@ export declare namespace CliProcess {
      * process group when it leads one, else to its pid while it runs.
      * Idempotent; also run by the scope's finalizer.
      */
-    readonly shutdown: (options?: { readonly gracePeriod?: Duration.DurationInput | undefined }) => Effect.Effect<
+    readonly shutdown: (options?: { readonly gracePeriod?: Duration.Input | undefined }) => Effect.Effect<
       ExitStatus
     >
     /** A `CliExitError` for an exit status, with the stderr tail; `duringTurn` when it cut a turn short. */
@@ -127,11 +127,11 @@ export interface SpawnConfig {
   /** How much of stderr to keep for error reports (default 16 KiB). */
   readonly stderrTailBytes?: number | undefined
   /** How long `shutdown` waits after ending stdin (default 5 s, {@link shutdownDefaults}). */
-  readonly closeGracePeriod?: Duration.DurationInput | undefined
+  readonly closeGracePeriod?: Duration.Input | undefined
   /** How long `shutdown` waits after SIGTERM, and again after SIGKILL (default 2 s). */
-  readonly killGracePeriod?: Duration.DurationInput | undefined
+  readonly killGracePeriod?: Duration.Input | undefined
   /** How long stdout may stay open after the CLI exited before the lines end (default 500 ms, twice). */
-  readonly exitDrainPeriod?: Duration.DurationInput | undefined
+  readonly exitDrainPeriod?: Duration.Input | undefined
   /**
    * Values (secrets) that must never appear in what this process reports: the stderr tail, spawn
    * failures, the excerpt of a line that broke the size guard.
@@ -182,9 +182,10 @@ const trySignal = (target: number, signal: NodeJS.Signals | 0): boolean => {
 }
 
 /**
- * Spawns the CLI in the current scope, through the `CliSpawner` in context
- * (`NodeCliSpawner.layer` on Node), else through the platform's
- * `CommandExecutor`. Closing the scope runs `shutdown`.
+ * Spawns the CLI in the current scope, through the `CliSpawner` in context,
+ * else with `node:child_process` directly (`NodeCliSpawner.spawner`; see
+ * `CliSpawner.layerChildProcess` for effect's `ChildProcessSpawner`). Closing
+ * the scope runs `shutdown`.
  *
  * Spawning never throws: every way it can fail (a missing or non-executable
  * file, a missing `#!` interpreter, a bad working directory, an argument list
@@ -197,7 +198,7 @@ const trySignal = (target: number, signal: NodeJS.Signals | 0): boolean => {
  */
 export const make: (
   config: SpawnConfig
-) => Effect.Effect<CliProcess.Service, CliExitError, CommandExecutor.CommandExecutor | Scope.Scope> = Effect
+) => Effect.Effect<CliProcess.Service, CliExitError, Scope.Scope> = Effect
   .fnUntraced(function*(config: SpawnConfig) {
     const tailLimit = config.stderrTailBytes ?? DEFAULT_STDERR_TAIL
     const redactor = Redaction.make(config.redact ?? [])
@@ -208,9 +209,7 @@ export const make: (
     // Marks the CLI and everything it starts, wherever it goes (see processTag.ts).
     const tag = ProcessTag.make()
     const provided = yield* Effect.serviceOption(CliSpawner.CliSpawner)
-    const spawner = Option.isSome(provided)
-      ? provided.value
-      : CliSpawner.fromCommandExecutor(yield* CommandExecutor.CommandExecutor)
+    const spawner = Option.isSome(provided) ? provided.value : NodeCliSpawner.spawner
     // Before the spawn, so that the leftovers scan counts every fork since (see processTag.ts).
     const forksBefore = ProcessTag.forkCount()
     const proc = yield* spawner.spawn({
@@ -219,7 +218,7 @@ export const make: (
       env: { ...config.env, [ProcessTag.variable]: tag },
       cwd: config.cwd
     }).pipe(
-      Effect.catchAllCause((cause) => Effect.flatMap(SpawnFailure.explain(config, cause, redactor), Effect.fail))
+      Effect.catchCause((cause) => Effect.flatMap(SpawnFailure.explain(config, cause, redactor), Effect.fail))
     )
     const pid = proc.pid
     // The leftovers scan reads only the processes started since the spawn.
@@ -286,9 +285,9 @@ export const make: (
       return deliverStderr(wholeLines(text))
     }).pipe(
       Effect.ignore,
-      Effect.zipRight(Effect.suspend(() => deliverStderr(wholeLines(decoder.decode()) + partialLine))),
-      Effect.zipRight(config.onStderrEnd ?? Effect.void),
-      Effect.forkDaemon
+      Effect.andThen(Effect.suspend(() => deliverStderr(wholeLines(decoder.decode()) + partialLine))),
+      Effect.andThen(config.onStderrEnd ?? Effect.void),
+      Effect.forkDetach
     )
 
     const redactedTail = () => redactor.redact(stderrRaw).slice(-tailLimit)
@@ -321,7 +320,7 @@ export const make: (
     const drainPeriod = config.exitDrainPeriod ?? shutdownDefaults.exitDrainPeriod
 
     // Bounded even inside an uninterruptible region (a finalizer): the deadline's timer ends the wait.
-    const exitWithin = (duration: Duration.DurationInput): Effect.Effect<Option.Option<ExitStatus>> =>
+    const exitWithin = (duration: Duration.Input): Effect.Effect<Option.Option<ExitStatus>> =>
       GuardedRun.awaitWithin<Option.Option<ExitStatus>, never>(duration, (done) => {
         if (exitStatus !== undefined) {
           done(Effect.succeedSome(exitStatus))
@@ -342,7 +341,7 @@ export const make: (
           if (running) trySignal(pid, name)
         }))
 
-    const shutdown = (options?: { readonly gracePeriod?: Duration.DurationInput | undefined }) =>
+    const shutdown = (options?: { readonly gracePeriod?: Duration.Input | undefined }) =>
       Effect.gen(function*() {
         yield* endInput
         const graceful = yield* exitWithin(options?.gracePeriod ?? closeGrace)
@@ -363,12 +362,11 @@ export const make: (
 
     // Whatever the CLI left behind once it has gone: its process group, and the background jobs its
     // shells started in sessions of their own.
-    const killLeftovers = Effect.zipRight(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL", pidWindow))
+    const killLeftovers = Effect.andThen(signal("SIGKILL"), ProcessTag.signalTagged(tag, "SIGKILL", pidWindow))
 
-    // Runs before the spawner's own finalizer (finalizers run in reverse order): Command's would
-    // otherwise send SIGTERM and wait without bound. Added as it is: `Effect.addFinalizer` would restore
-    // the fiber refs of this moment for it, a diff and a patch of every ref, which it needs none of.
-    yield* Scope.addFinalizer(yield* Effect.scope, Effect.suspend(() => Effect.zipRight(shutdown(), killLeftovers)))
+    // Runs before the spawner's own finalizer (finalizers run in reverse order), which kills whatever still
+    // runs at once.
+    yield* Scope.addFinalizer(yield* Effect.scope, Effect.suspend(() => Effect.andThen(shutdown(), killLeftovers)))
 
     // Once the CLI has exited, its stdout ends by itself at once, unless a process it started (a
     // background shell) still holds the pipe: after a short drain, that process group is killed, and
@@ -397,12 +395,12 @@ export const make: (
     // A signal the reader races once, not a `Stream.interruptWhen` on the lines (which pays a fiber
     // hand-off for every chunk of the hot path).
     const linesCut = yield* Deferred.make<void>()
-    yield* Effect.forkDaemon(
-      Effect.zipRight(exitCode, Effect.zipRight(cutAfterExit, Deferred.succeed(linesCut, void 0)))
+    yield* Effect.forkDetach(
+      Effect.andThen(exitCode, Effect.andThen(cutAfterExit, Deferred.succeed(linesCut, void 0)))
     )
     const maxLineChars = config.maxLineChars ?? DEFAULT_MAX_LINE_CHARS
     const lines = LineFraming.frameLines(maxLineChars, redactor)(
-      Stream.ensuring(Stream.repeatEffectChunkOption(proc.stdout), stdoutEnded)
+      Stream.ensuring(Stream.fromPull(Effect.succeed(proc.stdout)), stdoutEnded)
     )
     const readLines = <E, R>(onLines: (lines: ReadonlyArray<string>) => Effect.Effect<void, E, R>) =>
       Effect.ensuring(
@@ -435,5 +433,5 @@ export const make: (
  * @since 0.1.0
  * @category Layers
  */
-export const layer = (config: SpawnConfig): Layer.Layer<CliProcess, CliExitError, CommandExecutor.CommandExecutor> =>
-  Layer.scoped(CliProcess, make(config))
+export const layer = (config: SpawnConfig): Layer.Layer<CliProcess, CliExitError> =>
+  Layer.effect(CliProcess, make(config))

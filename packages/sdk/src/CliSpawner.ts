@@ -2,29 +2,30 @@
  * How the `claude` child process is started and its pipes reached: the seam
  * under `CliProcess`, as `spawnClaudeCodeProcess` is in the official SDK.
  *
- * Without a `CliSpawner` in context, the CLI is started through the
- * platform's `CommandExecutor` ({@link fromCommandExecutor}). On Node,
- * `NodeCliSpawner.layer` starts it with `node:child_process` directly and
- * writes stdin without a stream in between, which takes about 40 % off the
- * SDK's CPU per control request (`packages/bench`, row 2).
+ * Without a `CliSpawner` in context, the CLI is started with
+ * `node:child_process` directly (`NodeCliSpawner`): stdin written without a
+ * stream in between and stdout framed as it arrives, the cheaper of the two
+ * (see `NodeCliSpawner`). {@link layerChildProcess} starts it through effect's
+ * `ChildProcessSpawner` instead (`effect/process`, `NodeServices.layer`).
  *
  * @since 0.1.0
  */
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import type * as PlatformError from "@effect/platform/Error"
-import type * as Chunk from "effect/Chunk"
+import type * as Arr from "effect/Array"
 import * as Context from "effect/Context"
-import type * as Effect from "effect/Effect"
-import type * as Option from "effect/Option"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as PlatformError from "effect/PlatformError"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import type * as Pull_ from "effect/Pull"
 import type * as Scope from "effect/Scope"
 import type { ExitStatus } from "./CliProcess.js"
-import * as internal from "./internal/commandSpawner.js"
+import * as internal from "./internal/childProcessSpawner.js"
 
 /**
  * @since 0.1.0
  * @category Tags
  */
-export class CliSpawner extends Context.Tag("@claude-effect/sdk/CliSpawner")<CliSpawner, CliSpawner.Service>() {}
+export class CliSpawner extends Context.Service<CliSpawner, CliSpawner.Service>()("@claude-effect/sdk/CliSpawner") {}
 
 /**
  * @since 0.1.0
@@ -63,13 +64,13 @@ export interface Command {
 
 /**
  * The next chunk of bytes of an output pipe, as `Stream.toPull` gives them:
- * fails with `None` once the pipe has closed. A read error closes it too (the
- * exit status says why the process went away). Single consumer.
+ * fails with `Cause.Done` once the pipe has closed. A read error closes it too
+ * (the exit status says why the process went away). Single consumer.
  *
  * @since 0.1.0
  * @category Models
  */
-export type Pull = Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<never>>
+export type Pull = Pull_.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>>
 
 /**
  * A started process.
@@ -121,12 +122,27 @@ export interface StdoutReceiver {
 }
 
 /**
- * Starts the CLI through the platform's `CommandExecutor`: stdin is a sink fed
- * by one long-lived writer, stdout and stderr are pulled from its streams.
- * What `CliProcess` uses when no `CliSpawner` is provided.
+ * Starts the CLI through effect's `ChildProcessSpawner` (`effect/process`):
+ * stdin is a stream fed by one long-lived writer, stdout and stderr are pulled
+ * from the handle's streams. The process leads a process group of its own
+ * (`ChildProcess`'s `detached` default), which `CliProcess` signals.
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const fromCommandExecutor: (executor: CommandExecutor.CommandExecutor) => CliSpawner.Service =
-  internal.fromCommandExecutor
+export const fromChildProcessSpawner: (
+  spawner: ChildProcessSpawner.ChildProcessSpawner["Service"]
+) => CliSpawner.Service = internal.fromChildProcessSpawner
+
+/**
+ * {@link fromChildProcessSpawner} over the `ChildProcessSpawner` in context
+ * (`NodeServices.layer` on Node).
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerChildProcess: Layer.Layer<CliSpawner, never, ChildProcessSpawner.ChildProcessSpawner> = Layer
+  .effect(
+    CliSpawner,
+    Effect.map(Effect.service(ChildProcessSpawner.ChildProcessSpawner), internal.fromChildProcessSpawner)
+  )

@@ -56,8 +56,8 @@ export type TypeId = typeof TypeId
  */
 export interface ControlRequest<
   out Subtype extends string,
-  out PayloadSchema extends Schema.Schema.Any,
-  out SuccessSchema extends Schema.Schema.Any
+  out PayloadSchema extends Schema.Top,
+  out SuccessSchema extends Schema.Top
 > {
   readonly [TypeId]: TypeId
   readonly subtype: Subtype
@@ -77,7 +77,7 @@ export interface ControlRequest<
  * @since 0.1.0
  * @category Models
  */
-export interface Any extends ControlRequest<string, Schema.Schema.AnyNoContext, Schema.Schema.AnyNoContext> {}
+export interface Any extends ControlRequest<string, Schema.Codec<unknown, unknown>, Schema.Codec<unknown, unknown>> {}
 
 /**
  * The `request` object written on the wire, `subtype` included.
@@ -85,7 +85,7 @@ export interface Any extends ControlRequest<string, Schema.Schema.AnyNoContext, 
  * @since 0.1.0
  * @category Models
  */
-export type Request<R extends Any> = Schema.Schema.Type<R["payloadSchema"]>
+export type Request<R extends Any> = R["payloadSchema"]["Type"]
 
 /**
  * What the caller passes: the request's fields without `subtype`.
@@ -103,7 +103,7 @@ export type Payload<R extends Any> = {
  * @since 0.1.0
  * @category Models
  */
-export type Success<R extends Any> = Schema.Schema.Type<R["successSchema"]>
+export type Success<R extends Any> = R["successSchema"]["Type"]
 
 /**
  * Declares a control request from the fields of its payload (a closed
@@ -117,11 +117,11 @@ export type Success<R extends Any> = Schema.Schema.Type<R["successSchema"]>
 export const make: <
   const Subtype extends string,
   Fields extends Schema.Struct.Fields,
-  SuccessSchema extends Schema.Schema.Any
+  SuccessSchema extends Schema.Top
 >(
   subtype: Subtype,
   options: { readonly payload: Fields; readonly success: SuccessSchema }
-) => ControlRequest<Subtype, Schema.Struct<{ subtype: Schema.Literal<[Subtype]> } & Fields>, SuccessSchema> =
+) => ControlRequest<Subtype, Schema.Struct<{ readonly subtype: Schema.Literal<Subtype> } & Fields>, SuccessSchema> =
   internal.makeControlRequest
 
 /**
@@ -133,8 +133,8 @@ export const make: <
  */
 export const fromSchema: <
   const Subtype extends string,
-  PayloadSchema extends Schema.Schema.Any,
-  SuccessSchema extends Schema.Schema.Any
+  PayloadSchema extends Schema.Top,
+  SuccessSchema extends Schema.Top
 >(
   subtype: Subtype,
   options: { readonly payload: PayloadSchema; readonly success: SuccessSchema }

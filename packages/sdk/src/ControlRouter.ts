@@ -1,6 +1,6 @@
 /**
  * The control-protocol router. One reader fiber decodes every stdout line and
- * routes it: SDK messages to an unbounded mailbox (control traffic must never
+ * routes it: SDK messages to an unbounded queue (control traffic must never
  * wait behind a slow consumer), control responses to the pending request with
  * the same id, inbound control requests to a fiber of their own (cancellable
  * by `control_cancel_request`), keep-alives nowhere.
@@ -11,24 +11,21 @@
  * @since 0.1.0
  */
 import * as Cause from "effect/Cause"
-import type * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Data from "effect/Data"
-import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
-import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
-import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
-import * as Runtime from "effect/Runtime"
+import * as Pull from "effect/Pull"
+import * as Queue from "effect/Queue"
+import * as References from "effect/References"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
+import type * as SchemaIssue from "effect/SchemaIssue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
@@ -46,10 +43,9 @@ import * as Telemetry from "./Telemetry.js"
  * @since 0.1.0
  * @category Tags
  */
-export class ControlRouter extends Context.Tag("@claude-effect/sdk/ControlRouter")<
-  ControlRouter,
-  ControlRouter.Service
->() {}
+export class ControlRouter extends Context.Service<ControlRouter, ControlRouter.Service>()(
+  "@claude-effect/sdk/ControlRouter"
+) {}
 
 /**
  * @since 0.1.0
@@ -61,20 +57,17 @@ export declare namespace ControlRouter {
    */
   export interface Service {
     /**
-     * Every SDK message the CLI writes, in order. Ends when the CLI exits
-     * cleanly; fails with `CliExitError` when it dies, or with the
+     * Every SDK message the CLI writes, in order. Ends (`Cause.Done`) when the
+     * CLI exits cleanly; fails with `CliExitError` when it dies, or with the
      * `ProtocolError` of a line that broke the framing guard.
      */
-    readonly messages: Mailbox.ReadonlyMailbox<Protocol.Message, CliExitError | ProtocolError>
+    readonly messages: Queue.Dequeue<Protocol.Message, CliExitError | ProtocolError | Cause.Done>
     /**
-     * `messages.takeAll`, with a cheaper wait when nothing is buffered: one
-     * `Effect.async` that the router resumes as it routes the next batch of
-     * lines, in place of the mailbox's interruption-guarded wait and its two
-     * scheduler hops (about half the runtime steps per wake-up; each message
-     * of a live session arrives alone). The same messages, end and failure.
+     * The messages buffered now, or the next ones as they come: `done` once
+     * the messages have ended (with an empty batch). Fails as `messages` does.
      */
     readonly takeMessages: Effect.Effect<
-      readonly [messages: Chunk.Chunk<Protocol.Message>, done: boolean],
+      readonly [messages: ReadonlyArray<Protocol.Message>, done: boolean],
       CliExitError | ProtocolError
     >
     /** Writes one message to the CLI's stdin, validated by the stdin Schema first. */
@@ -91,7 +84,7 @@ export declare namespace ControlRouter {
     readonly request: <R extends ControlRequest.Any>(
       request: R,
       payload: ControlRequest.Payload<R>,
-      options?: { readonly timeout?: Duration.DurationInput | undefined }
+      options?: { readonly timeout?: Duration.Input | undefined }
     ) => Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError>
     /** Marks the coming exit as requested by the SDK, so it is not reported as a crash. */
     readonly expectExit: Effect.Effect<void>
@@ -180,13 +173,10 @@ export class InboundHandlerError extends Data.TaggedError("InboundHandlerError")
 export interface MakeOptions {
   readonly handlers: ReadonlyArray<InboundHandler>
   /** Default timeout of outbound control requests (default 30 s). */
-  readonly controlTimeout?: Duration.DurationInput | undefined
+  readonly controlTimeout?: Duration.Input | undefined
   /** The span inbound requests belong to (the running turn's, else the session's). */
   readonly parentSpan?: (() => Tracer.AnySpan | undefined) | undefined
-  /**
-   * Log annotations for everything done for one request (session id, turn, ...). Asked once per request:
-   * the object it returned last time, returned again, says nothing changed.
-   */
+  /** Log annotations for everything done for one request (session id, turn, ...). Asked once per request. */
   readonly logAnnotations?: (() => Record<string, unknown>) | undefined
   /**
    * Sees every SDK message as it is read, before the consumer does (the session keeps its turn
@@ -206,67 +196,65 @@ export interface MakeOptions {
 let requestCounter = 0
 
 const ended = Exit.void
-const interrupted = Exit.interrupt(FiberId.none)
+const interrupted = Exit.interrupt()
 
-const describeFailure = (error: ParseResult.ParseError | Cause.UnknownException): string =>
-  error._tag === "ParseError"
-    ? IssuePath.describe(error.issue)
-    : error.message
+const describeFailure = (error: Schema.SchemaError | Cause.UnknownError): string =>
+  Schema.isSchemaError(error) ? IssuePath.describe(error.issue) : error.message
 
-// Each request's payload encoder, compiled once, on first use, as the response decoders below: the
-// payload checked in place where its schema only checks values (as the line codec encodes stdin lines),
-// encoded by the Schema interpreter otherwise.
-const requestEncoders = new WeakMap<
-  ControlRequest.Any,
-  (payload: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
->()
+// Whether a schema only checks values (no encoding anywhere in it): then a value is checked in place and
+// handed on as it is, unknown fields included, as the line codec does; else the Schema interpreter runs.
+const checksOnly = (schema: Schema.Top): boolean =>
+  SchemaAST.toType(schema.ast) === schema.ast && SchemaAST.toEncoded(schema.ast) === schema.ast
+
+type Codec = (input: unknown) => Result.Result<unknown, SchemaIssue.Issue>
+
+const issueOf = (error: Schema.SchemaError): SchemaIssue.Issue => error.issue
+
+// Each request's payload encoder, compiled once, on first use, as the response decoders below.
+const requestEncoders = new WeakMap<ControlRequest.Any, Codec>()
 
 /** The `control_request` line of a request: its payload encoded by the request's own schema. */
 const encodeRequest = <R extends ControlRequest.Any>(
   definition: R,
   payload: ControlRequest.Payload<R>,
   requestId: string
-): Either.Either<string, ParseResult.ParseError | Cause.UnknownException> => {
+): Result.Result<string, Schema.SchemaError | Cause.UnknownError> => {
   let encode = requestEncoders.get(definition)
   if (encode === undefined) {
-    encode = validatorFor(definition.payloadSchema) ?? ParseResult.encodeUnknownEither(definition.payloadSchema)
+    const schema = definition.payloadSchema
+    const encodeUnknown = Schema.encodeUnknownResult(schema)
+    encode = checksOnly(schema) ? validatorFor(schema) : (input) => Result.mapError(encodeUnknown(input), issueOf)
     requestEncoders.set(definition, encode)
   }
-  return Either.flatMap(
-    Either.mapLeft(
-      encode({ ...payload, subtype: definition.subtype }),
-      (issue) => new ParseResult.ParseError({ issue })
-    ),
+  return Result.flatMap(
+    Result.mapError(encode({ ...payload, subtype: definition.subtype }), (issue) => new Schema.SchemaError(issue)),
     (request) =>
-      Either.try({
+      Result.try({
         try: () => JSON.stringify({ type: "control_request", request_id: requestId, request }),
-        catch: (cause) => new Cause.UnknownException(cause, `not JSON: ${String(cause)}`)
+        catch: (cause) => new Cause.UnknownError(cause, `not JSON: ${String(cause)}`)
       })
   )
 }
 
-// Each request's response decoder, compiled once, on first use: the response checked in place (and
-// handed back as it came, unknown fields included) where its schema only checks values, as the line
-// codec does; decoded by the Schema interpreter otherwise. The initialize response is large: ~10x
-// cheaper checked in place.
-const responseDecoders = new WeakMap<
-  ControlRequest.Any,
-  (body: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
->()
+// Each request's response decoder, compiled once, on first use. The initialize response is large: ~10x
+// cheaper checked in place (effect 3's measurement).
+const responseDecoders = new WeakMap<ControlRequest.Any, Codec>()
 
 /** The response body, decoded by the request's own success schema. */
 const decodeResponse = <R extends ControlRequest.Any>(
   definition: R,
   body: unknown
-): Either.Either<ControlRequest.Success<R>, ParseResult.ParseError> => {
+): Result.Result<ControlRequest.Success<R>, Schema.SchemaError> => {
   let decode = responseDecoders.get(definition)
   if (decode === undefined) {
-    decode = validatorFor(definition.successSchema) ?? ParseResult.decodeUnknownEither(definition.successSchema)
+    const schema = definition.successSchema
+    const decodeUnknown = Schema.decodeUnknownResult(schema)
+    decode = checksOnly(schema) ? validatorFor(schema) : (input) => Result.mapError(decodeUnknown(input), issueOf)
     responseDecoders.set(definition, decode)
   }
-  return Either.mapLeft(
-    decode(body) as Either.Either<ControlRequest.Success<R>, ParseResult.ParseIssue>,
-    (issue) => new ParseResult.ParseError({ issue })
+  return Result.mapError(
+    decode(body) as Result.Result<ControlRequest.Success<R>, SchemaIssue.Issue>,
+    (issue) => new Schema.SchemaError(issue)
   )
 }
 
@@ -279,32 +267,13 @@ export const make: (
 ) => Effect.Effect<ControlRouter.Service, never, CliProcess | Scope.Scope> = Effect.fnUntraced(
   function*(options: MakeOptions) {
     const cli = yield* CliProcess
-    // Inbound requests run as daemons of the router's creator (its services, tracer, logger, refs).
-    const runtime = yield* Effect.runtime<never>()
-    const messages = yield* Mailbox.make<Protocol.Message, CliExitError | ProtocolError>()
-    // The taker waiting for the next batch of messages (see `takeMessages`), resumed with the mailbox's take,
-    // which runs in its fiber. One slot, no canceler: an interrupted taker's resume stays here until the next
-    // wake-up, where it is ignored (and nothing is taken for it); meanwhile another taker waits the mailbox's
-    // own way, so a concurrent or later taker is never left unwoken.
-    let messageTaker: ((take: ControlRouter.Service["takeMessages"]) => void) | undefined
-    const nothingToTake = () => {
-      const size = messages.unsafeSize()
-      return Option.isSome(size) && size.value === 0
-    }
-    // After each batch of lines, and at the end: a batch with only control traffic wakes no one.
-    const wakeMessageTaker = () => {
-      const resume = messageTaker
-      if (resume === undefined || nothingToTake()) return
-      messageTaker = undefined
-      resume(messages.takeAll)
-    }
-    // Checked again as the wait starts: the fiber may have yielded to the router in between.
-    const awaitMessages: ControlRouter.Service["takeMessages"] = Effect.async((resume) => {
-      if (messageTaker === undefined && nothingToTake()) messageTaker = resume
-      else resume(messages.takeAll)
-    })
-    const takeMessages: ControlRouter.Service["takeMessages"] = Effect.suspend(() =>
-      messageTaker === undefined && nothingToTake() ? awaitMessages : messages.takeAll
+    // Inbound requests run as fibers of the router creator's context (its services, tracer, logger, references).
+    const context = yield* Effect.context<never>()
+    const messages = yield* Queue.unbounded<Protocol.Message, CliExitError | ProtocolError | Cause.Done>()
+    // Effect 4's Queue wakes a taker cheaply: effect 3's hand-made wait for the next batch is gone.
+    const takeMessages: ControlRouter.Service["takeMessages"] = Queue.takeAll(messages).pipe(
+      Effect.map((batch): readonly [ReadonlyArray<Protocol.Message>, boolean] => [batch, false]),
+      Pull.catchDone(() => Effect.succeed([[], true] as const))
     )
 
     // Each outbound request awaiting its response: `settle` completes its wait (the response, an error
@@ -324,19 +293,18 @@ export const make: (
     interface Inbound {
       running: GuardedRun.Running | undefined
       readonly span: Tracer.Span | undefined
-      readonly fiberRefs: FiberRefs.FiberRefs
+      readonly context: Context.Context<never>
     }
     const inbound = new Map<string, Inbound>()
     const cancelInbound = (entry: Inbound) => {
       entry.running?.cancel()
-      if (entry.span !== undefined) InternalTelemetry.endSpan(entry.span, entry.fiberRefs, interrupted)
+      if (entry.span !== undefined) InternalTelemetry.endSpan(entry.span, entry.context, interrupted)
     }
     const interruptAllInbound = Effect.sync(() => {
       const handling = Array.from(inbound.values())
       inbound.clear()
       for (const entry of handling) cancelInbound(entry)
     })
-    // Plain work on the router's own state: added as it is, without `Effect.addFinalizer`'s restoring of refs.
     yield* Scope.addFinalizer(yield* Effect.scope, interruptAllInbound)
     const handlers = new Map(options.handlers.map((h) => [h.subtype, h] as const))
     const controlTimeout = options.controlTimeout ?? Duration.seconds(30)
@@ -346,44 +314,25 @@ export const make: (
     const redact = options.redact
     const observe = options.observe
     const classifyExit = options.classifyExit ?? ((status: ExitStatus) => status.code === 0 ? "end" : "fail")
-    // What the reader saw, for the metrics (flushed once per chunk).
+    // What the reader saw, for the metrics (flushed once per batch).
     const stats = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
 
     const send = (message: Protocol.StdinMessage): Effect.Effect<void, ProtocolError | CliExitError> =>
-      Either.match(Protocol.encodeStdinLine(message), {
-        onLeft: (error) => Effect.fail(error),
-        onRight: (line) => cli.writeLine(line)
+      Result.match(Protocol.encodeStdinLine(message), {
+        onFailure: (error) => Effect.fail(error),
+        onSuccess: (line) => cli.writeLine(line)
       })
 
-    // The runtime inbound requests run in: the router creator's, with the annotations of
-    // `logAnnotations` (pid, turn, session id) added to its logs, rebuilt only when those change.
-    // Each request's own annotations (request id, subtype) go on the SDK's logs for it, not on its
-    // handler's fiber: setting them there would cost a copy of the fiber refs per request.
-    let annotationSource: Record<string, unknown> = {}
-    let currentRuntime = runtime
-    const creatorAnnotations = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentLogAnnotations)
-    const requestRuntime = (): Runtime.Runtime<never> => {
-      const source = options.logAnnotations?.() ?? annotationSource
-      if (source === annotationSource) return currentRuntime
-      const keys = Object.keys(source)
-      if (
-        keys.length !== Object.keys(annotationSource).length ||
-        keys.some((key) => source[key] !== annotationSource[key])
-      ) {
-        annotationSource = source
-        let annotations = creatorAnnotations
-        for (const key of keys) annotations = HashMap.set(annotations, key, source[key])
-        currentRuntime = Runtime.make({
-          context: runtime.context,
-          runtimeFlags: runtime.runtimeFlags,
-          fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, {
-            fiberId: FiberId.none,
-            fiberRef: FiberRef.currentLogAnnotations,
-            value: annotations
-          })
-        })
-      }
-      return currentRuntime
+    // The context inbound requests run in: the router creator's, with the annotations of `logAnnotations`
+    // (pid, turn, session id) added to its logs. Effect 4 adds a reference to a Context cheaply: effect 3's
+    // runtime cache, rebuilt only when the annotations changed, is gone. Each request's own annotations
+    // (request id, subtype) go on the SDK's logs for it, not on its handler's fiber.
+    const creatorAnnotations = Context.get(context, References.CurrentLogAnnotations)
+    const requestContext = (): Context.Context<never> => {
+      const source = options.logAnnotations?.()
+      return source === undefined
+        ? context
+        : Context.add(context, References.CurrentLogAnnotations, { ...creatorAnnotations, ...source })
     }
 
     // An answer's line, built around its JSON (stringified once, by the guarded run or here): the
@@ -399,7 +348,7 @@ export const make: (
         JSON.stringify(error)
       }}}`
     const writeReply = (requestId: string, subtype: string, line: string): Effect.Effect<void> =>
-      Effect.catchAll(cli.writeLine(line), (error) =>
+      Effect.catch(cli.writeLine(line), (error) =>
         Effect.logWarning("could not answer a control request").pipe(
           Effect.annotateLogs({ requestId, subtype, error: error.message })
         ))
@@ -407,22 +356,19 @@ export const make: (
     // (the CLI has exited, or a CliProcess without `unsafeWriteLine`) by `writeReply` in a fiber.
     const unsafeWriteLine = cli.unsafeWriteLine
     const writeReplyNow = (
-      requestRuntime: Runtime.Runtime<never>,
+      forRequest: Context.Context<never>,
       requestId: string,
       subtype: string,
       line: string
     ): void => {
       if (unsafeWriteLine === undefined || !unsafeWriteLine(line)) {
-        Runtime.runFork(requestRuntime, writeReply(requestId, subtype, line))
+        Effect.runForkWith(forRequest)(writeReply(requestId, subtype, line))
       }
     }
-    const clock = Context.get(
-      FiberRefs.getOrDefault(runtime.fiberRefs, DefaultServices.currentServices),
-      Clock.Clock
-    )
+    const clock = Context.get(context, Clock.Clock)
 
-    // Whether inbound requests get spans: the tracer of the router creator's refs, which are fixed.
-    const tracing = InternalTelemetry.isTracing(runtime.fiberRefs)
+    // Whether inbound requests get spans: the tracer of the router creator's context, which is fixed.
+    const tracing = InternalTelemetry.isTracing(context)
     // One request: one span (named by its handler), one fiber (the handler's), one stringify of the answer.
     const handleInbound = (envelope: Protocol.ControlRequest) => {
       const requestId = envelope.request_id
@@ -432,8 +378,7 @@ export const make: (
       // Attributes are built only for a span that is made (a tracer is installed).
       const span = tracing
         ? InternalTelemetry.startSpan(
-          runtime.fiberRefs,
-          runtime.context,
+          context,
           () => handler?.spanName?.(request) ?? Telemetry.spans.inbound,
           options.parentSpan?.(),
           "server",
@@ -447,16 +392,16 @@ export const make: (
               }
         )
         : undefined
-      const forRequest = requestRuntime()
-      const fiberRefs = forRequest.fiberRefs
-      // What the SDK's own logs for this request carry, on top of the runtime's annotations.
+      const forRequest = requestContext()
+      // What the SDK's own logs for this request carry, on top of the context's annotations.
       const annotations = { requestId, subtype }
-      const log = (effect: Effect.Effect<void>) => Runtime.runFork(forRequest, Effect.annotateLogs(effect, annotations))
-      const entry: Inbound = { running: undefined, span, fiberRefs }
+      const log = (effect: Effect.Effect<void>) =>
+        Effect.runForkWith(forRequest)(Effect.annotateLogs(effect, annotations))
+      const entry: Inbound = { running: undefined, span, context: forRequest }
       inbound.set(requestId, entry)
       const settle = (line: string, exit: Exit.Exit<unknown, unknown>): void => {
         if (inbound.get(requestId) === entry) inbound.delete(requestId)
-        if (span !== undefined) InternalTelemetry.endSpan(span, fiberRefs, exit)
+        if (span !== undefined) InternalTelemetry.endSpan(span, forRequest, exit)
         writeReplyNow(forRequest, requestId, subtype, line)
       }
       if (handler === undefined) {
@@ -476,7 +421,9 @@ export const make: (
           annotations
         )
         : GuardedRun.watch(forRequest, clock, () => answer.effect, Duration.infinity, span, (exit) => {
-          const value = (exit as Option.Some<Exit.Exit<unknown, InboundHandlerError>>).value
+          // No deadline: the exit is always there.
+          if (Option.isNone(exit)) return settle(errorLine(requestId, `${subtype} handler failed`), interrupted)
+          const value = exit.value
           if (Exit.isSuccess(value)) {
             const json = GuardedRun.stringify(value.value)
             if (json === null) {
@@ -489,7 +436,7 @@ export const make: (
           return settle(
             errorLine(
               requestId,
-              Option.match(Cause.failureOption(value.cause), {
+              Option.match(Cause.findErrorOption(value.cause), {
                 onNone: () => `${subtype} handler failed`,
                 onSome: (error) => error.message
               })
@@ -511,22 +458,25 @@ export const make: (
     // A control request the Schema rejects still waits for an answer (can_use_tool forever): give the
     // one that fails closed. Handlers that know the subtype decide what that is.
     const answerUndecodable = (line: string): Effect.Effect<void> => {
-      let raw: any
+      let raw: unknown
       try {
         raw = JSON.parse(line)
       } catch {
         return Effect.void
       }
-      if (raw?.type !== "control_request" || typeof raw.request_id !== "string") return Effect.void
-      const subtype = typeof raw.request?.subtype === "string" ? raw.request.subtype : "unknown"
-      const handler = handlers.get(subtype)
-      const fallback = handler?.undecodable?.(raw.request)
+      if (typeof raw !== "object" || raw === null) return Effect.void
+      const envelope = raw as { readonly type?: unknown; readonly request_id?: unknown; readonly request?: unknown }
+      const requestId = envelope.request_id
+      if (envelope.type !== "control_request" || typeof requestId !== "string") return Effect.void
+      const body = envelope.request as { readonly subtype?: unknown } | null | undefined
+      const subtype = typeof body?.subtype === "string" ? body.subtype : "unknown"
+      const fallback = handlers.get(subtype)?.undecodable?.(envelope.request)
       return writeReply(
-        raw.request_id,
+        requestId,
         subtype,
         fallback !== undefined
-          ? successLine(raw.request_id, JSON.stringify(fallback))
-          : errorLine(raw.request_id, `the SDK could not read this ${subtype} request`)
+          ? successLine(requestId, JSON.stringify(fallback))
+          : errorLine(requestId, `the SDK could not read this ${subtype} request`)
       )
     }
 
@@ -537,8 +487,8 @@ export const make: (
       const redacted = redact(line)
       if (redacted === line) return error
       const again = Protocol.decodeStdoutLine(redacted)
-      return Either.isLeft(again)
-        ? again.left
+      return Result.isFailure(again)
+        ? again.failure
         : new ProtocolError({
           reason: error.reason,
           line: redacted,
@@ -551,15 +501,15 @@ export const make: (
       stats.lines++
       if (line.length === 0 || line.trim().length === 0) return Effect.void
       const decoded = Protocol.decodeStdoutLine(line)
-      if (Either.isLeft(decoded)) {
+      if (Result.isFailure(decoded)) {
         stats.protocolErrors++
-        const error = reportable(line, decoded.left)
+        const error = reportable(line, decoded.failure)
         return Effect.logWarning("skipped a stdout line that is not a valid message").pipe(
           Effect.annotateLogs({ reason: error.reason, detail: error.detail, line: error.line }),
-          Effect.zipRight(answerUndecodable(line))
+          Effect.andThen(answerUndecodable(line))
         )
       }
-      const message = decoded.right
+      const message = decoded.success
       switch (message.type) {
         case "control_response": {
           const response = (message as Protocol.ControlResponse).response
@@ -567,22 +517,23 @@ export const make: (
           const entry = requestId === undefined ? undefined : pending.get(requestId)
           if (requestId === undefined || entry === undefined) return Effect.void
           pending.delete(requestId)
-          settlePending(
-            entry,
-            response.subtype === "success"
-              ? Effect.succeed((response as Protocol.ControlSuccess).response)
-              : Effect.fail(
+          if (response.subtype === "success") {
+            settlePending(entry, Effect.succeed((response as Protocol.ControlSuccess).response))
+          } else {
+            const failure = response as Protocol.ControlFailure
+            settlePending(
+              entry,
+              Effect.fail(
                 new ControlError({
                   reason: "ErrorResponse",
                   subtype: entry.subtype,
                   requestId,
-                  error: String((response as Protocol.ControlFailure).error),
-                  ...((response as Protocol.ControlFailure).error_code !== undefined
-                    ? { errorCode: String((response as Protocol.ControlFailure).error_code) }
-                    : {})
+                  error: String(failure.error),
+                  ...(failure.error_code !== undefined ? { errorCode: String(failure.error_code) } : {})
                 })
               )
-          )
+            )
+          }
           return Effect.void
         }
         case "control_request":
@@ -596,8 +547,8 @@ export const make: (
         default: {
           if (Protocol.isUnknownMessage(message)) stats.unknownMessages++
           if (observe !== undefined) observe(message as Protocol.Message)
-          // The mailbox is unbounded: offering never waits, so it needs no effect of its own.
-          messages.unsafeOffer(message as Protocol.Message)
+          // The queue is unbounded: offering never waits, so it needs no effect of its own.
+          Queue.offerUnsafe(messages, message as Protocol.Message)
           return Effect.void
         }
       }
@@ -624,46 +575,43 @@ export const make: (
         return interruptAllInbound
       })
 
-    // Metrics are flushed once per chunk of lines, not once per line, with the router creator's metric
-    // labels (the reader's): this loop is the hot path.
-    const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
+    // Metrics are flushed once per batch of lines, not once per line, with the router creator's metric
+    // attributes (its context's): this loop is the hot path.
     let flushed = { lines: 0, unknownMessages: 0, protocolErrors: 0 }
     const flushMetrics = () => {
-      Telemetry.linesDecoded.unsafeUpdate(stats.lines - flushed.lines, metricLabels)
+      Telemetry.linesDecoded.updateUnsafe(stats.lines - flushed.lines, context)
       if (stats.unknownMessages > flushed.unknownMessages) {
-        Telemetry.unknownMessages.unsafeUpdate(stats.unknownMessages - flushed.unknownMessages, metricLabels)
+        Telemetry.unknownMessages.updateUnsafe(stats.unknownMessages - flushed.unknownMessages, context)
       }
       if (stats.protocolErrors > flushed.protocolErrors) {
-        Telemetry.protocolErrors.unsafeUpdate(stats.protocolErrors - flushed.protocolErrors, metricLabels)
+        Telemetry.protocolErrors.updateUnsafe(stats.protocolErrors - flushed.protocolErrors, context)
       }
       flushed = { lines: stats.lines, unknownMessages: stats.unknownMessages, protocolErrors: stats.protocolErrors }
     }
 
     // Messages and inbound requests are routed synchronously (a handler that does not answer at once gets
-    // a fiber of its own); only control responses and unreadable requests yield effects, run in order after the batch.
-    const routeLines = (lines: Iterable<string>): Effect.Effect<void> => {
+    // a fiber of its own); only unreadable lines yield effects, run in order after the batch.
+    const routeLines = (lines: ReadonlyArray<string>): Effect.Effect<void> => {
       let effect: Effect.Effect<void> = Effect.void
       for (const line of lines) {
         const routed = route(line)
-        if (routed !== Effect.void) effect = effect === Effect.void ? routed : Effect.zipRight(effect, routed)
+        if (routed !== Effect.void) effect = effect === Effect.void ? routed : Effect.andThen(effect, routed)
       }
       flushMetrics()
-      wakeMessageTaker()
       return effect
     }
     const readLines = cli.readLines !== undefined
       ? cli.readLines(routeLines)
-      : cli.lines.pipe(Stream.runForEachChunk(routeLines))
+      : cli.lines.pipe(Stream.runForEachArray(routeLines))
     // Stdout held open after the CLI's exit ends the reading as stdout's end would (one race per session).
     yield* (cli.linesCut === undefined ? readLines : Effect.raceFirst(readLines, cli.linesCut)).pipe(
       Effect.matchCauseEffect({
         onFailure: (cause) =>
           Effect.gen(function*() {
             // A line broke the framing guard: nothing after it can be trusted.
-            const error = cause._tag === "Fail" ? cause.error : undefined
-            if (error instanceof ProtocolError) yield* messages.fail(error)
-            else yield* messages.failCause(cause as any)
-            wakeMessageTaker()
+            const error = Cause.findErrorOption(cause)
+            if (Option.isSome(error)) yield* Queue.fail(messages, error.value)
+            else yield* Queue.failCause(messages, cause)
             const status = yield* cli.shutdown({ gracePeriod: 0 })
             yield* closeAll(status)
           }),
@@ -672,26 +620,25 @@ export const make: (
             const status = yield* cli.awaitExit
             yield* closeAll(status)
             const outcome = exitExpected ? "end" : classifyExit(status)
-            if (outcome === "end") yield* messages.end
-            else yield* messages.fail(yield* cli.exitError(status, { duringTurn: outcome === "duringTurn" }))
-            wakeMessageTaker()
+            if (outcome === "end") yield* Queue.end(messages)
+            else yield* Queue.fail(messages, yield* cli.exitError(status, { duringTurn: outcome === "duringTurn" }))
           })
       }),
       Effect.forkScoped
     )
 
-    const setPendingGauge = () => Telemetry.pendingControlRequests.unsafeUpdate(pending.size, metricLabels)
+    const setPendingGauge = () => Telemetry.pendingControlRequests.updateUnsafe(pending.size, context)
     const request = <R extends ControlRequest.Any>(
       definition: R,
       payload: ControlRequest.Payload<R>,
-      requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
+      requestOptions?: { readonly timeout?: Duration.Input | undefined }
     ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> =>
       // A new request id each time the Effect runs (a retry is another request).
       Effect.suspend(() => requestOnce(definition, payload, requestOptions))
     const requestOnce = <R extends ControlRequest.Any>(
       definition: R,
       payload: ControlRequest.Payload<R>,
-      requestOptions?: { readonly timeout?: Duration.DurationInput | undefined }
+      requestOptions?: { readonly timeout?: Duration.Input | undefined }
     ): Effect.Effect<ControlRequest.Success<R>, ControlError | ControlTimeoutError> => {
       const requestId = `req_${++requestCounter}_${Math.random().toString(36).slice(2, 10)}`
       const subtype = definition.subtype
@@ -699,16 +646,20 @@ export const make: (
         // Encoded once, by this request's own schema: a payload it refuses is never written, and the
         // session is fine (the request is not).
         const line = encodeRequest(definition, payload, requestId)
-        if (Either.isLeft(line)) {
-          return new ControlError({
-            reason: "InvalidRequest",
-            subtype,
-            requestId,
-            error: `invalid ${subtype} request: ${describeFailure(line.left)}`,
-            cause: line.left
-          })
+        if (Result.isFailure(line)) {
+          return Effect.fail(
+            new ControlError({
+              reason: "InvalidRequest",
+              subtype,
+              requestId,
+              error: `invalid ${subtype} request: ${describeFailure(line.failure)}`,
+              cause: line.failure
+            })
+          )
         }
-        if (closed) return new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" })
+        if (closed) {
+          return Effect.fail(new ControlError({ reason: "Closed", subtype, requestId, error: "the CLI has exited" }))
+        }
         const entry: Pending = { subtype, settle: undefined, early: undefined }
         pending.set(requestId, entry)
         setPendingGauge()
@@ -716,12 +667,14 @@ export const make: (
           if (pending.get(requestId) === entry) pending.delete(requestId)
           setPendingGauge()
         }
-        const written = unsafeWriteLine !== undefined && unsafeWriteLine(line.right)
+        const written = unsafeWriteLine !== undefined && unsafeWriteLine(line.success)
           ? Effect.void
-          : Effect.catchAll(cli.writeLine(line.right), (error) =>
+          : Effect.catch(cli.writeLine(line.success), (error) =>
             Effect.suspend(() => {
               forget()
-              return new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
+              return Effect.fail(
+                new ControlError({ reason: "Closed", subtype, requestId, error: error.message, cause: error })
+              )
             }))
         const timeout = requestOptions?.timeout ?? controlTimeout
         // The deadline is a timer that ends the wait itself: it holds inside a finalizer too (closing
@@ -735,33 +688,35 @@ export const make: (
           },
           () => {
             forget()
-            return Effect.zipRight(
-              Effect.ignore(send({ type: "control_cancel_request", request_id: requestId } as Protocol.StdinMessage)),
+            return Effect.andThen(
+              Effect.ignore(send({ type: "control_cancel_request", request_id: requestId })),
               Effect.fail(
                 new ControlTimeoutError({
                   subtype,
                   requestId,
-                  timeoutMillis: Duration.toMillis(Duration.decode(timeout))
+                  timeoutMillis: Duration.toMillis(Duration.fromInputUnsafe(timeout))
                 })
               )
             )
           }
         )
-        return Effect.zipRight(written, Effect.ensuring(answered, Effect.sync(setPendingGauge)))
+        return Effect.andThen(written, Effect.ensuring(answered, Effect.sync(setPendingGauge)))
       })
       return InternalTelemetry.withSpanIfTracing(
         Effect.flatMap(exchange, (body) => {
           // Decoded by this request's own success schema (`undefined` when the CLI sent no body).
           const decoded = decodeResponse(definition, body)
-          return Either.isLeft(decoded)
-            ? new ControlError({
-              reason: "InvalidResponse",
-              subtype,
-              requestId,
-              error: `unexpected ${subtype} response: ${describeFailure(decoded.left)}`,
-              cause: decoded.left
-            })
-            : Effect.succeed(decoded.right)
+          return Result.isFailure(decoded)
+            ? Effect.fail(
+              new ControlError({
+                reason: "InvalidResponse",
+                subtype,
+                requestId,
+                error: `unexpected ${subtype} response: ${describeFailure(decoded.failure)}`,
+                cause: decoded.failure
+              })
+            )
+            : Effect.succeed(decoded.success)
         }),
         Telemetry.spans.outbound,
         () => ({
@@ -790,4 +745,4 @@ export const make: (
  * @category Layers
  */
 export const layer = (options: MakeOptions): Layer.Layer<ControlRouter, never, CliProcess> =>
-  Layer.scoped(ControlRouter, make(options))
+  Layer.effect(ControlRouter, make(options))

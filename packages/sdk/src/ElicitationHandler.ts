@@ -33,16 +33,16 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Schema from "effect/Schema"
 import * as internal from "./internal/elicitation.js"
+import * as HandlerContext from "./internal/handlerContext.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
  * @since 0.1.0
  * @category Tags
  */
-export class ElicitationHandler extends Context.Tag("@claude-effect/sdk/ElicitationHandler")<
-  ElicitationHandler,
-  ElicitationHandler.Service
->() {}
+export class ElicitationHandler extends Context.Service<ElicitationHandler, ElicitationHandler.Service>()(
+  "@claude-effect/sdk/ElicitationHandler"
+) {}
 
 /**
  * @since 0.1.0
@@ -86,7 +86,7 @@ export interface ElicitationContext {
  * @since 0.1.0
  * @category Schemas
  */
-export const Result: Schema.Schema<Result> = internal.ElicitationResult
+export const Result: Schema.Codec<Result> = internal.ElicitationResult
 
 /**
  * @since 0.1.0
@@ -115,7 +115,7 @@ export type Handler<E, R> = (request: Request, context: ElicitationContext) => E
  */
 export interface Options {
   /** How long the handler may take before the decline fallback answers (default 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
 }
 
 /**
@@ -153,11 +153,13 @@ export const make = <E, R>(
   handler: Handler<E, R>,
   options?: Options
 ): Effect.Effect<ElicitationHandler.Service, never, R> =>
-  Effect.map(Effect.context<R>(), (context) =>
-    ElicitationHandler.of({
-      handler: (request, site) => Effect.provide(handler(request, site), context),
-      timeout: options?.timeout !== undefined ? Duration.decode(options.timeout) : undefined
-    }))
+  Effect.map(Effect.context<R>(), (context) => {
+    const services = HandlerContext.capture(context)
+    return {
+      handler: (request, site) => Effect.provideContext(handler(request, site), services as Context.Context<R>),
+      timeout: options?.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : undefined
+    }
+  })
 
 /**
  * A handler that may use the application's services, as a layer: sessions

@@ -35,11 +35,11 @@
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import type * as Path from "effect/Path"
 import * as HookRegistry from "./HookRegistry.js"
 import * as internal from "./internal/hookCommand.js"
 import * as base from "./internal/hookCommandBase.js"
@@ -124,9 +124,9 @@ export interface RunOptions {
    * settings entry (default 60 s with {@link install}): when the CLI's own
    * timeout kills a command hook, the CLI runs the tool.
    */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   /** The timeout of hooks that set none (default: the deadline less one second). */
-  readonly hookTimeout?: Duration.DurationInput | undefined
+  readonly hookTimeout?: Duration.Input | undefined
   /**
    * The exit code of a deny on a permission event: 2 (default, fail-closed
    * even if the CLI cannot read stdout) or 0 (the JSON alone).
@@ -211,7 +211,7 @@ export const run: <E, R>(
  */
 export interface MainOptions<R = never> extends RunOptions {
   /**
-   * The platform services the layers need, e.g. `NodeContext.layer` from
+   * The platform services the layers need, e.g. `NodeServices.layer` from
    * `@effect/platform-node` (or just `NodeFileSystem.layer`): `main` provides
    * them. Import it in the hook program, so that the bundler puts it in the
    * bundle with the one copy of effect. Required when the layers need
@@ -230,20 +230,22 @@ export interface MainOptions<R = never> extends RunOptions {
  * ```ts
  * HookCommand.main(Layer.mergeAll(guard, autoAnswer))
  * // layers that need platform services
- * HookCommand.main(readsFiles, { platform: NodeContext.layer, timeout: "20 seconds" })
+ * HookCommand.main(readsFiles, { platform: NodeServices.layer, timeout: "20 seconds" })
  * ```
  *
  * @since 0.1.0
  * @category Running
  */
-export const main: <E, R = never>(
+export function main<E, R = never>(
   layers: Layer.Layer<never, E, R>,
   ...options: [R] extends [never] ? [options?: MainOptions] : [
     options: MainOptions<R> & {
       readonly platform: Layer.Layer<R, unknown>
     }
   ]
-) => void = internalNode.main as any
+): void {
+  internalNode.main(layers, options[0] as MainOptions<R> | undefined)
+}
 
 // -----------------------------------------------------------------------------
 // Installing
@@ -271,7 +273,7 @@ export interface InstallOptions {
   /** The settings matcher (tool names for tool events); none selects every call. */
   readonly matcher?: string | undefined
   /** The CLI's timeout for the command, in whole seconds (rounded up). Default 60 s. */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   /** The project directory for `"project"` and `"local"`, and the base of a relative path (default: the process's). */
   readonly cwd?: string | undefined
   /** Compute the change and its diff, write nothing. */

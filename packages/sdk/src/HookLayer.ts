@@ -14,16 +14,13 @@
  *
  * @since 0.1.0
  */
-import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FiberRef from "effect/FiberRef"
-import * as HashSet from "effect/HashSet"
 import * as Layer from "effect/Layer"
-import * as Scope from "effect/Scope"
 import type * as HookRegistry from "./HookRegistry.js"
 import type * as HookResult from "./HookResult.js"
-import { currentHooks, nextOrder } from "./internal/hookRegistry.js"
+import { capture } from "./internal/handlerContext.js"
+import { nextOrder, registrationContext } from "./internal/hookRegistry.js"
 import type * as Protocol from "./Protocol.js"
 
 /**
@@ -55,7 +52,7 @@ export interface HookOptions {
    */
   readonly matcher?: string | undefined
   /** How long the handler may run before the fallback answers (default: the `hookTimeout` option, 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   /** A name for logs and traces. */
   readonly name?: string | undefined
 }
@@ -89,9 +86,8 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
   options: HookOptions,
   handler: HookHandler<Event, E, R>
 ): Layer.Layer<never, never, R> =>
-  Layer.scopedDiscard(
+  Layer.effectContext(
     Effect.gen(function*() {
-      const context = yield* Effect.context<R>()
       const registration: HookRegistry.HookRegistration = {
         event,
         active: { current: true },
@@ -102,23 +98,12 @@ export const make = <Event extends Protocol.HookEvent, E, R>(
         // Run with `services` (the guarded run creates the handler's fiber with them), so `R` is met.
         handler: (input, hookContext) =>
           handler(input as Protocol.HookInputFor<Event>, hookContext) as Effect.Effect<HookAnswer, E>,
-        services: context as Context.Context<never>
+        services: capture(yield* Effect.context<R>())
       }
-      // Retired at the close: inactive for every fiber that still carries it (one forked meanwhile keeps a
-      // copy of the refs), and removed from the closing fiber's. Removing this one registration, rather than
-      // restoring the set the layer found (`Effect.locallyScoped`), is what composes with the other hook
-      // layers' patches: merged layers are built in fibers of their own, and restoring each one's set left
-      // every registration of the merge behind in the fiber that provided it, one set per `Effect.provide`.
-      // Added before the registration, so that no interruption can come between the two.
-      yield* Scope.addFinalizer(
-        yield* Effect.scope,
-        Effect.suspend(() => {
-          registration.active.current = false
-          return FiberRef.update(currentHooks, HashSet.remove(registration))
-        })
-      )
-      // Provided, the layer hands this addition to the fibers that use it, as a patch of their refs.
-      yield* FiberRef.update(currentHooks, HashSet.add(registration))
+      // Retired at the close: a fiber forked while the layer was provided still carries its Context.
+      yield* Effect.addFinalizer(() => Effect.sync(() => registration.active.current = false))
+      // The output is a Context, not a patch of the provider's refs: nothing to remove at the close (v3 had to).
+      return registrationContext(registration)
     })
   )
 

@@ -33,10 +33,9 @@ import type * as Protocol from "./Protocol.js"
  * @since 0.1.0
  * @category Tags
  */
-export class HookRegistry extends Context.Tag("@claude-effect/sdk/HookRegistry")<
-  HookRegistry,
-  HookRegistry.Service
->() {}
+export class HookRegistry extends Context.Service<HookRegistry, HookRegistry.Service>()(
+  "@claude-effect/sdk/HookRegistry"
+) {}
 
 /**
  * @since 0.1.0
@@ -81,11 +80,11 @@ export declare namespace HookRegistry {
 export interface HookRegistration {
   readonly event: string
   readonly matcher: string | undefined
-  readonly timeout: Duration.DurationInput | undefined
+  readonly timeout: Duration.Input | undefined
   /**
    * Cleared when the hook layer's scope closes: a fiber forked while the
-   * layer was provided keeps a copy of the registrations, and this flag is
-   * what retires it there (the closing fiber's own copy is removed).
+   * layer was provided keeps its Context, registrations included, and this
+   * flag is what retires them there.
    */
   readonly active: { current: boolean }
   /** When the hook layer was built: hooks are registered in this order. */
@@ -173,7 +172,7 @@ export type FallbackReason = "timeout" | "failure" | "defect" | "invalid_output"
  */
 export interface MakeOptions {
   /** The timeout of hooks that set none (default: the session's `hookTimeout`, 60 s). */
-  readonly defaultTimeout?: Duration.DurationInput | undefined
+  readonly defaultTimeout?: Duration.Input | undefined
 }
 
 // -----------------------------------------------------------------------------

@@ -6,8 +6,8 @@
  * const triage = McpPrompt.make("triage", {
  *   description: "Triage a support ticket",
  *   parameters: Schema.Struct({
- *     ticket: Schema.String.annotations({ description: "The ticket id" }),
- *     urgency: Schema.optional(Schema.Literal("low", "high"))
+ *     ticket: Schema.String.annotate({ description: "The ticket id" }),
+ *     urgency: Schema.optionalKey(Schema.Literals(["low", "high"]))
  *   })
  * }, ({ ticket, urgency }) => Effect.succeed(`Triage ticket ${ticket} (${urgency ?? "low"} urgency).`))
  * ```
@@ -22,11 +22,11 @@
  *
  * @since 0.1.0
  */
+import * as McpSchema from "effect/ai/McpSchema"
 import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import { type Pipeable, pipeArguments } from "effect/Pipeable"
-import type * as Schema from "effect/Schema"
-import * as internal from "./internal/mcpProtocol.js"
+import * as Schema from "effect/Schema"
 
 /**
  * @since 0.1.0
@@ -41,26 +41,28 @@ export const TypeId: unique symbol = Symbol.for("@claude-effect/sdk/McpPrompt")
 export type TypeId = typeof TypeId
 
 /**
- * One message of a prompt: a role and a content block.
+ * One message of a prompt, as written on the wire: a role and a content block.
  *
  * @since 0.1.0
  * @category Models
  */
-export type PromptMessage = typeof internal.PromptMessage.Type
+export type PromptMessage = typeof McpSchema.PromptMessage.Encoded
 
 /**
- * The result of `prompts/get`.
+ * The result of `prompts/get` (effect/ai's `McpSchema.GetPromptResult`).
  *
  * @since 0.1.0
  * @category Schemas
  */
-export const GetPromptResult: Schema.Schema<GetPromptResult> = internal.GetPromptResult
+export const GetPromptResult: typeof McpSchema.GetPromptResult = McpSchema.GetPromptResult
 
 /**
+ * A `prompts/get` result as a handler writes it (the wire shape).
+ *
  * @since 0.1.0
  * @category Models
  */
-export type GetPromptResult = internal.GetPromptResult
+export type GetPromptResult = typeof McpSchema.GetPromptResult.Encoded
 
 /**
  * What a prompt's handler answers: a string (one user message), messages, or
@@ -84,7 +86,7 @@ export interface McpPrompt<out Name extends string, in out A, out R> extends Pip
   readonly title: string | undefined
   readonly description: string | undefined
   /** Decodes the arguments (strings, as MCP passes them). */
-  readonly parameters: Schema.Schema<A, any, R>
+  readonly parameters: Schema.Codec<A, unknown, unknown, unknown>
   readonly timeout: Duration.Duration | undefined
   readonly content: (args: A) => Effect.Effect<Content, unknown, R>
 }
@@ -122,9 +124,9 @@ export interface Options<A, I, R> {
    * The arguments: a Struct whose fields are encoded as strings. Its
    * `description` annotations describe them in the listing. Default: none.
    */
-  readonly parameters?: Schema.Schema<A, I, R> | undefined
+  readonly parameters?: Schema.Codec<A, I, R, unknown> | undefined
   /** How long the handler may run (default: the server's timeout, 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
 }
 
 const Proto = {
@@ -133,6 +135,8 @@ const Proto = {
     return pipeArguments(this, arguments)
   }
 }
+
+const NoArguments = Schema.Struct({})
 
 /**
  * A prompt named `name` (unique within its server).
@@ -155,7 +159,7 @@ export const make: {
     R = never
   >(
     name: Name,
-    options: Options<A, I, RP> & { readonly parameters: Schema.Schema<A, I, RP> },
+    options: Options<A, I, RP> & { readonly parameters: Schema.Codec<A, I, RP, unknown> },
     content: (args: A) => Effect.Effect<Content, E, R>
   ): McpPrompt<Name, A, R | RP>
 } = (
@@ -167,8 +171,8 @@ export const make: {
   prompt.name = name
   prompt.title = options.title
   prompt.description = options.description
-  prompt.parameters = options.parameters ?? internal.NoArguments
-  prompt.timeout = options.timeout !== undefined ? Duration.decode(options.timeout) : undefined
+  prompt.parameters = options.parameters ?? NoArguments
+  prompt.timeout = options.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : undefined
   prompt.content = content
   return prompt
 }

@@ -16,21 +16,24 @@
  *   uriTemplate: "orders://{id}",
  *   name: "order",
  *   parameters: Schema.Struct({ id: Schema.NumberFromString })
- * }, ({ id }) => Effect.map(Orders, (orders) => orders.describe(id)))
+ * }, ({ id }) => Effect.map(Effect.service(Orders), (orders) => orders.describe(id)))
  * ```
  *
  * Put them in `McpServer.make({ resources: [...] })`. Content handlers are
  * Effects that may use the application's services (provided when the server
  * is made); they run under the server's timeout, and a failure is an MCP
- * error the model can read.
+ * error the model can read. Served by effect/ai's resource registry; a
+ * template's variables are decoded by a Struct here (effect/ai's own
+ * templates take one Schema per position).
  *
  * @since 0.1.0
  */
+import * as McpSchema from "effect/ai/McpSchema"
 import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
+import * as Base64 from "effect/encoding/Base64"
 import { type Pipeable, pipeArguments } from "effect/Pipeable"
 import type * as Schema from "effect/Schema"
-import * as internal from "./internal/mcpProtocol.js"
 
 /**
  * @since 0.1.0
@@ -51,22 +54,25 @@ export type TypeId = typeof TypeId
  * @since 0.1.0
  * @category Models
  */
-export type Annotations = typeof internal.ResourceAnnotations.Type
+export type Annotations = typeof McpSchema.Annotations.Encoded
 
 /**
- * The result of reading a resource: one or more contents, each text or
- * base64 bytes.
+ * The result of reading a resource (effect/ai's `McpSchema.ReadResourceResult`):
+ * one or more contents, each text or base64 bytes.
  *
  * @since 0.1.0
  * @category Schemas
  */
-export const ReadResourceResult: Schema.Schema<ReadResourceResult> = internal.ReadResourceResult
+export const ReadResourceResult: typeof McpSchema.ReadResourceResult = McpSchema.ReadResourceResult
 
 /**
+ * A read result as a handler writes it: the wire shape of
+ * {@link ReadResourceResult} (bytes as base64 text).
+ *
  * @since 0.1.0
  * @category Models
  */
-export type ReadResourceResult = internal.ReadResourceResult
+export type ReadResourceResult = typeof McpSchema.ReadResourceResult.Encoded
 
 /**
  * What a content handler answers: text (one text content with the resource's
@@ -93,7 +99,7 @@ export interface Descriptor {
   readonly mimeType?: string | undefined
   readonly annotations?: Annotations | undefined
   /** How long reading may take (default: the server's timeout, 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
 }
 
 /**
@@ -137,7 +143,7 @@ export interface McpResourceTemplate<in out A, out R> extends Described {
   readonly _tag: "Template"
   readonly uriTemplate: string
   /** Decodes the template's variables (strings, as they appear in the URI). */
-  readonly parameters: Schema.Schema<A, any, R>
+  readonly parameters: Schema.Codec<A, unknown, unknown, unknown>
   readonly content: (params: A, uri: string) => Effect.Effect<Content, unknown, R>
 }
 
@@ -177,7 +183,7 @@ const describe = (target: Record<string, unknown>, options: Descriptor) => {
   target.description = options.description
   target.mimeType = options.mimeType
   target.annotations = options.annotations
-  target.timeout = options.timeout !== undefined ? Duration.decode(options.timeout) : undefined
+  target.timeout = options.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : undefined
 }
 
 /**
@@ -208,7 +214,7 @@ export const make = <E = never, R = never>(
  * (`orders://{id}`, `files://{dir}/{name}`), `parameters` decodes them (a
  * Struct whose fields are the variables, encoded as strings), and
  * `content(params, uri)` answers a read of a matching URI. A variable matches
- * one segment (no `/`, `?` or `#`), percent-decoded.
+ * one segment (no `/`).
  *
  * @since 0.1.0
  * @category Constructors
@@ -216,7 +222,7 @@ export const make = <E = never, R = never>(
 export const template = <A, I extends { readonly [key: string]: string | undefined }, RP = never, E = never, R = never>(
   options: Descriptor & {
     readonly uriTemplate: string
-    readonly parameters: Schema.Schema<A, I, RP>
+    readonly parameters: Schema.Codec<A, I, RP, unknown>
   },
   content: (params: A, uri: string) => Effect.Effect<Content, E, R>
 ): McpResourceTemplate<A, R | RP> => {
@@ -243,8 +249,12 @@ export const isMcpResource = (u: unknown): u is McpResource.Any => typeof u === 
  * @since 0.1.0
  * @category Contents
  */
-export const text = (uri: string, text: string, options?: { readonly mimeType?: string | undefined }) =>
-  internal.textContents(uri, text, options?.mimeType)
+export const text = (
+  uri: string,
+  text: string,
+  options?: { readonly mimeType?: string | undefined }
+): ReadResourceResult["contents"][number] =>
+  options?.mimeType !== undefined ? { uri, mimeType: options.mimeType, text } : { uri, text }
 
 /**
  * A binary content of `uri`: raw bytes (sent base64-encoded) or base64 text.
@@ -252,5 +262,11 @@ export const text = (uri: string, text: string, options?: { readonly mimeType?: 
  * @since 0.1.0
  * @category Contents
  */
-export const blob = (uri: string, data: Uint8Array | string, options?: { readonly mimeType?: string | undefined }) =>
-  internal.blobContents(uri, data, options?.mimeType)
+export const blob = (
+  uri: string,
+  data: Uint8Array | string,
+  options?: { readonly mimeType?: string | undefined }
+): ReadResourceResult["contents"][number] => {
+  const blob = typeof data === "string" ? data : Base64.encode(data)
+  return options?.mimeType !== undefined ? { uri, mimeType: options.mimeType, blob } : { uri, blob }
+}

@@ -20,19 +20,22 @@
  * need: they show in its requirements, and a server made under a layer keeps
  * using that layer's services in every session it serves.
  *
- * Like any MCP tool, an in-process tool goes through the CLI's permission
- * rules (`allowedTools`, a `PermissionGate`) and the `PreToolUse` hooks under
- * its full name.
+ * Each session serves each of its servers with effect/ai's `McpServer` (its
+ * JSON-RPC engine, MCP schemas and protocol negotiation), one registry per
+ * session and server. Like any MCP tool, an in-process tool goes through the
+ * CLI's permission rules (`allowedTools`, a `PermissionGate`) and the
+ * `PreToolUse` hooks under its full name.
  *
  * @since 0.1.0
  */
+import type * as McpSchema from "effect/ai/McpSchema"
 import type * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ElicitationHandler from "./ElicitationHandler.js"
 import * as InternalElicitation from "./internal/elicitation.js"
-import type * as Mcp from "./internal/mcpProtocol.js"
+import * as Connection from "./internal/mcpConnection.js"
 import * as internal from "./internal/mcpServer.js"
 import type * as McpPrompt from "./McpPrompt.js"
 import type * as McpResource from "./McpResource.js"
@@ -80,12 +83,12 @@ export interface McpServer {
 }
 
 /**
- * A tool as `tools/list` describes it.
+ * A tool as `tools/list` describes it (effect/ai's `McpSchema.Tool`).
  *
  * @since 0.1.0
  * @category Models
  */
-export type ToolListing = Mcp.ToolListing
+export type ToolListing = McpSchema.Tool
 
 /**
  * @since 0.1.0
@@ -108,7 +111,7 @@ export interface Options<
   /** Prompts (see `McpPrompt`). */
   readonly prompts?: Prompts | undefined
   /** How long a tool, a resource read or a prompt may run when it sets no timeout of its own (default 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   /** List every tool in the prompt instead of deferring it behind tool search. Default `false`. */
   readonly alwaysLoad?: boolean | undefined
 }
@@ -119,16 +122,16 @@ export interface Options<
  * @since 0.1.0
  * @category Models
  */
-export type JsonRpcResponse = Mcp.JsonRpcResponse
+export type JsonRpcResponse = McpSchema.JsonRpcResponse
 
 /**
  * Builds a server from its tools, resources and prompts, capturing the
  * services their handlers need from the context. Tool names must be unique
  * and made of letters, digits, `_` and `-` (at most 64), and every parameters
- * Schema must have a JSON Schema; resource URIs and prompt names must be
- * unique, and a template's variables must be the fields of its parameters: a
- * server that breaks these rules is a defect, with a message naming the
- * culprit.
+ * Schema must have an object-rooted JSON Schema (a Struct or Class); resource
+ * URIs and prompt names must be unique, and a template's variables must be
+ * the fields of its parameters: a server that breaks these rules is a defect,
+ * with a message naming the culprit.
  *
  * @since 0.1.0
  * @category Constructors
@@ -173,11 +176,11 @@ export const isMcpServer: (u: unknown) => u is McpServer = internal.isServer
  * Answers one JSON-RPC message as the server does in a session (`initialize`,
  * `ping`, `tools/list`, `tools/call`, `resources/list`,
  * `resources/templates/list`, `resources/read`, `prompts/list`,
- * `prompts/get`; method-not-found for anything else; the acknowledgement the
- * CLI expects for notifications). Each call is its own connection: useful for
- * tests and for serving the tools elsewhere. A tool that elicits input is
- * answered by the `ElicitationHandler` in the context, if any (else
- * `decline`).
+ * `prompts/get`, ...; method-not-found for anything else; the acknowledgement
+ * the CLI expects for notifications). Each call is its own connection,
+ * already initialized at protocol 2025-11-25: useful for tests and for
+ * serving the tools elsewhere. A tool that elicits input is answered by the
+ * `ElicitationHandler` in the context, if any (else `decline`).
  *
  * @since 0.1.0
  * @category Serving
@@ -190,7 +193,12 @@ export const handle = (
   Effect.flatMap(
     Effect.serviceOption(ElicitationHandler.ElicitationHandler),
     (elicitation) =>
-      internal.connect(server, options?.serverName ?? server.name, {
-        elicit: InternalElicitation.answer(Option.getOrUndefined(elicitation))
-      }).handle(message, { requestId: options?.requestId ?? "local" })
+      Effect.scoped(
+        Effect.flatMap(
+          Connection.connect(server, options?.serverName ?? server.name, {
+            elicit: InternalElicitation.answer(Option.getOrUndefined(elicitation))
+          }),
+          (connection) => connection.answer(message, { requestId: options?.requestId ?? "local" })
+        )
+      )
   )

@@ -20,16 +20,18 @@
  * The model calls it as `mcp__<server>__<tool>` (see `McpServer`). A failing
  * or dying handler, a handler that outlives its timeout and arguments the
  * Schema rejects all become error results the model can read: the session
- * never crashes because a tool did.
+ * never crashes because a tool did. The wire shapes (`CallToolResult`,
+ * content blocks) are effect/ai's `McpSchema`, as they are written.
  *
  * @since 0.1.0
  */
+import * as McpSchema from "effect/ai/McpSchema"
 import * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
-import * as Encoding from "effect/Encoding"
+import * as Base64 from "effect/encoding/Base64"
 import { type Pipeable, pipeArguments } from "effect/Pipeable"
 import type * as Schema from "effect/Schema"
-import * as internal from "./internal/mcpProtocol.js"
+import * as internal from "./internal/mcpServerModel.js"
 
 /**
  * @since 0.1.0
@@ -57,7 +59,7 @@ export interface McpTool<out Name extends string, in out A, out R> extends Pipea
   readonly description: string
   readonly title: string | undefined
   /** Decodes the arguments; its JSON Schema (of the encoded side) is what `tools/list` announces. */
-  readonly parameters: Schema.Schema<A, any, R>
+  readonly parameters: Schema.Codec<A, unknown, unknown, unknown>
   readonly annotations: Annotations | undefined
   /** How long the handler may run; when unset, the server's timeout (default 60 s). */
   readonly timeout: Duration.Duration | undefined
@@ -91,12 +93,13 @@ export declare namespace McpTool {
 
 /**
  * Hints about a tool's behaviour, as in MCP's `ToolAnnotations`. Clients may
- * use them; they are not enforced.
+ * use them; they are not enforced. (effect/ai lists the hints left unset
+ * with MCP's defaults.)
  *
  * @since 0.1.0
  * @category Models
  */
-export type Annotations = typeof internal.ToolAnnotations.Type
+export type Annotations = typeof McpSchema.ToolAnnotations.Encoded
 
 /**
  * What a handler learns about the call besides its arguments.
@@ -126,7 +129,7 @@ export interface CallContext {
    */
   readonly elicit: <A, I extends { readonly [key: string]: unknown }, R = never>(
     message: string,
-    schema: Schema.Schema<A, I, R>
+    schema: Schema.Codec<A, I, R, unknown>
   ) => Effect.Effect<Elicited<A>, ElicitationError, R>
 }
 
@@ -161,28 +164,32 @@ export const ElicitationError: typeof internal.ElicitationError = internal.Elici
 export type ElicitationError = internal.ElicitationError
 
 /**
- * One content block of a tool result: text, image, audio, a resource link or
- * an embedded resource.
+ * One content block of a tool result, as written on the wire (binary data as
+ * base64 text): text, image, audio, a resource link or an embedded resource.
  *
  * @since 0.1.0
  * @category Models
  */
-export type ContentBlock = typeof internal.ContentBlock.Type
+export type ContentBlock = typeof McpSchema.ContentBlock.Encoded
 
 /**
- * The MCP result of a tool call. `isError: true` tells the model the call
- * failed; `structuredContent` is the machine-readable form of the result.
+ * The MCP result of a tool call (effect/ai's `McpSchema.CallToolResult`).
+ * `isError: true` tells the model the call failed; `structuredContent` is the
+ * machine-readable form of the result.
  *
  * @since 0.1.0
  * @category Schemas
  */
-export const CallToolResult: Schema.Schema<CallToolResult> = internal.CallToolResult
+export const CallToolResult: typeof McpSchema.CallToolResult = McpSchema.CallToolResult
 
 /**
+ * A tool result as a handler writes it: the wire shape of
+ * {@link CallToolResult} (binary data as base64 text).
+ *
  * @since 0.1.0
  * @category Models
  */
-export type CallToolResult = typeof internal.CallToolResult.Type
+export type CallToolResult = typeof McpSchema.CallToolResult.Encoded
 
 /**
  * What a handler answers: a string (one text block) or a complete
@@ -202,12 +209,12 @@ export interface Options<A, I, R> {
   /** What the tool does, for the model. */
   readonly description: string
   /** The arguments: a Struct (or Class) Schema. The model gets the JSON Schema of its encoded side. */
-  readonly parameters: Schema.Schema<A, I, R>
+  readonly parameters: Schema.Codec<A, I, R, unknown>
   /** A human-readable title. */
   readonly title?: string | undefined
   readonly annotations?: Annotations | undefined
   /** How long the handler may run before an error result answers (default: the server's, 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   /**
    * List the tool in every prompt instead of deferring it behind tool search
    * (`_meta["anthropic/alwaysLoad"]`). Default `false`.
@@ -250,7 +257,7 @@ export const make = <
   tool.title = options.title
   tool.parameters = options.parameters
   tool.annotations = options.annotations
-  tool.timeout = options.timeout !== undefined ? Duration.decode(options.timeout) : undefined
+  tool.timeout = options.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : undefined
   tool.alwaysLoad = options.alwaysLoad === true
   tool.searchHint = options.searchHint
   tool.handler = handler
@@ -305,7 +312,7 @@ export const image = (
   options?: { readonly caption?: string | undefined }
 ): CallToolResult => ({
   content: [
-    { type: "image", data: typeof data === "string" ? data : Encoding.encodeBase64(data), mimeType },
+    { type: "image", data: typeof data === "string" ? data : Base64.encode(data), mimeType },
     ...(options?.caption !== undefined ? [{ type: "text" as const, text: options.caption }] : [])
   ]
 })

@@ -1,14 +1,17 @@
 /**
  * The CLI started with `node:child_process` directly: stdin is written
- * without a stream in between and stdout is read from its `data` events,
- * which takes about 40 % off the SDK's CPU per control request against the
- * platform's `CommandExecutor` (`packages/bench`, row 2). Signals, exit
- * statuses and spawn failures are the same as through the `CommandExecutor`;
- * on Linux the CLI stays in the caller's process group (see
- * {@link Options.ownProcessGroup}).
+ * without a stream in between and stdout is read from its `data` events. The
+ * spawner `CliProcess` uses when no `CliSpawner` is provided: against effect's
+ * `ChildProcessSpawner` (`CliSpawner.layerChildProcess`) the host spends
+ * 0.65–0.75x the CPU per line written and read back (the control-request
+ * path), 0.9x per line read, and a close does not wait for the process group
+ * (the `ChildProcessSpawner` waits up to 1 s more where a zombie lingers in
+ * it); spawn to first line is the same (`test/bench/spawners.ts`). Signals,
+ * exit statuses and spawn failures are the same through either; on Linux the
+ * CLI stays in the caller's process group (see {@link Options.ownProcessGroup}).
  *
  * ```ts
- * ClaudeCode.layer().pipe(Layer.provide(NodeCliSpawner.layer), Layer.provide(NodeContext.layer))
+ * ClaudeCode.layer().pipe(Layer.provide(NodeCliSpawner.layerWith({ ownProcessGroup: true })))
  * ```
  *
  * @since 0.1.0

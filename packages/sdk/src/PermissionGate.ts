@@ -13,9 +13,10 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import type { InboundHandler } from "./ControlRouter.js"
+import { guarded, type InboundHandler } from "./ControlRouter.js"
 import * as AnswerIssues from "./internal/answerIssues.js"
 import * as GuardedRun from "./internal/guardedRun.js"
+import * as HandlerContext from "./internal/handlerContext.js"
 // The permission schemas only: the Protocol facade would load every schema (command hooks start on each call).
 import * as ProtocolPermissions from "./internal/protocol/permissions.js"
 import * as PermissionResult from "./PermissionResult.js"
@@ -26,10 +27,9 @@ import * as Telemetry from "./Telemetry.js"
  * @since 0.1.0
  * @category Tags
  */
-export class PermissionGate extends Context.Tag("@claude-effect/sdk/PermissionGate")<
-  PermissionGate,
-  PermissionGate.Service
->() {}
+export class PermissionGate extends Context.Service<PermissionGate, PermissionGate.Service>()(
+  "@claude-effect/sdk/PermissionGate"
+) {}
 
 /**
  * @since 0.1.0
@@ -76,7 +76,7 @@ export interface PermissionContext {
 export interface Outcome {
   /** The `can_use_tool` response the CLI gets. */
   readonly result: Protocol.PermissionResult
-  readonly fallback: "timeout" | "failure" | "defect" | "invalid_output" | undefined
+  readonly fallback: GuardedRun.FallbackReason | undefined
   readonly durationMillis: number
 }
 
@@ -95,9 +95,10 @@ export type Handler<E, R> = (
  */
 export interface Options {
   /** How long the handler may take before the deny fallback answers (default: the `permissionTimeout` option). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
 }
 
+// The fail-closed policy, stated once: whatever keeps the gate from answering validly is a deny saying why.
 const policy: GuardedRun.Policy<Protocol.PermissionResult> = {
   kind: "permission",
   fallsBack: "fell back to deny",
@@ -148,18 +149,21 @@ export const decide = (
   gate: PermissionGate.Service,
   request: Protocol.CanUseToolRequest,
   context: PermissionContext,
-  defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.permission
+  defaultTimeout: Duration.Input = GuardedRun.defaultTimeouts.permission
 ): Effect.Effect<Outcome> =>
+  // effect 4's `useSpan` captures no stack trace (v3 needed `captureStackTrace: false` on this hot path).
   Effect.useSpan(Telemetry.spans.permission, {
-    // A stack trace per span costs more than the rest of a control round trip.
-    captureStackTrace: false,
     attributes: {
       [Telemetry.attributes.tool]: request.tool_name,
       [Telemetry.attributes.requestId]: context.requestId,
       [Telemetry.attributes.toolUseId]: context.toolUseId
     }
   }, (span) =>
-    GuardedRun.run(policy, { ...callOf(gate, request, context, Duration.decode(defaultTimeout)), span }, toOutcome))
+    GuardedRun.run(
+      policy,
+      { ...callOf(gate, request, context, Duration.fromInputUnsafe(defaultTimeout)), span },
+      toOutcome
+    ))
 
 const spanName = () => Telemetry.spans.permission
 
@@ -172,10 +176,10 @@ const spanName = () => Telemetry.spans.permission
  */
 export const inboundHandler = (
   gate: PermissionGate.Service,
-  defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.permission
+  defaultTimeout: Duration.Input = GuardedRun.defaultTimeouts.permission
 ): InboundHandler => {
   // Decoded once, not per request.
-  const timeout = Duration.decode(defaultTimeout)
+  const timeout = Duration.fromInputUnsafe(defaultTimeout)
   return {
     subtype: "can_use_tool",
     spanName,
@@ -190,17 +194,14 @@ export const inboundHandler = (
     undecodable: () => PermissionResult.deny("Denied: the SDK could not read this permission request; failing closed."),
     handle: (request, { requestId }) => {
       const call = request as Protocol.CanUseToolRequest
-      return {
-        _tag: "Guarded",
-        guarded: {
-          policy,
-          call: callOf(gate, call, {
-            requestId,
-            toolUseId: call.tool_use_id,
-            suggestions: call.permission_suggestions ?? []
-          }, timeout)
-        }
-      }
+      return guarded({
+        policy,
+        call: callOf(gate, call, {
+          requestId,
+          toolUseId: call.tool_use_id,
+          suggestions: call.permission_suggestions ?? []
+        }, timeout)
+      })
     }
   }
 }
@@ -220,8 +221,10 @@ export const make = <E, R>(
       // Run with `services` (the guarded run creates the handler's fiber with them), so `R` is met.
       handler: (request, permissionContext) =>
         handler(request, permissionContext) as Effect.Effect<Protocol.PermissionResult, E>,
-      services: context as Context.Context<never>,
-      timeout: options?.timeout !== undefined ? Duration.decode(options.timeout) : undefined
+      // Without the run's own entries (log level and annotations, parent span, scope): effect 4 keeps them in
+      // the same Context, and captured here they would replace the caller's at every call.
+      services: HandlerContext.capture(context),
+      timeout: options?.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : undefined
     }))
 
 /**

@@ -21,12 +21,11 @@ export type PermissionResult = Protocol.PermissionResult
 export const allow = (options?: {
   readonly updatedInput?: Readonly<Record<string, unknown>> | undefined
   readonly updatedPermissions?: ReadonlyArray<Protocol.PermissionUpdate> | undefined
-}): PermissionResult =>
-  ({
-    behavior: "allow",
-    ...(options?.updatedInput !== undefined ? { updatedInput: options.updatedInput } : {}),
-    ...(options?.updatedPermissions !== undefined ? { updatedPermissions: options.updatedPermissions } : {})
-  }) as PermissionResult
+}): PermissionResult => ({
+  behavior: "allow",
+  ...(options?.updatedInput !== undefined ? { updatedInput: options.updatedInput } : {}),
+  ...(options?.updatedPermissions !== undefined ? { updatedPermissions: options.updatedPermissions } : {})
+})
 
 /**
  * Refuse the tool call; the model gets `message`. With `interrupt`, the turn
@@ -35,9 +34,8 @@ export const allow = (options?: {
  * @since 0.1.0
  * @category Constructors
  */
-export const deny = (message: string, options?: { readonly interrupt?: boolean | undefined }): PermissionResult =>
-  ({
-    behavior: "deny",
-    message,
-    ...(options?.interrupt !== undefined ? { interrupt: options.interrupt } : {})
-  }) as PermissionResult
+export const deny = (message: string, options?: { readonly interrupt?: boolean | undefined }): PermissionResult => ({
+  behavior: "deny",
+  message,
+  ...(options?.interrupt !== undefined ? { interrupt: options.interrupt } : {})
+})

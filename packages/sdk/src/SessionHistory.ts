@@ -9,7 +9,7 @@
  * ```ts
  * const recent = SessionHistory.listSessions({ dir: process.cwd(), limit: 10 })
  * const said = SessionHistory.getSessionMessages(sessionId).pipe(Stream.runCollect)
- * program.pipe(Effect.provide(SessionHistory.layer()), Effect.provide(NodeContext.layer))
+ * program.pipe(Effect.provide(SessionHistory.layer()), Effect.provide(NodeServices.layer))
  * ```
  *
  * Where the transcripts are: `<config>/projects/<project>/<sessionId>.jsonl`,
@@ -25,13 +25,12 @@
  *
  * @since 0.1.0
  */
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as Path from "@effect/platform/Path"
 import * as Config from "effect/Config"
-import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import type * as Path from "effect/Path"
 import * as Stream from "effect/Stream"
 import type { SessionStoreError } from "./internal/claudeError.js"
 import * as internal from "./internal/sessionHistory.js"
@@ -144,10 +143,9 @@ export interface ForkSessionResult {
  * @since 0.1.0
  * @category Tags
  */
-export class SessionHistory extends Context.Tag("@claude-effect/sdk/SessionHistory")<
-  SessionHistory,
-  SessionHistory.Service
->() {}
+export class SessionHistory extends Context.Service<SessionHistory, SessionHistory.Service>()(
+  "@claude-effect/sdk/SessionHistory"
+) {}
 
 /**
  * @since 0.1.0
@@ -296,34 +294,38 @@ export const layer = (
 
 /**
  * The options from configuration, e.g.
- * `SessionHistory.layerConfig({ configDir: Config.string("AGENT_CONFIG_DIR") })`.
+ * `SessionHistory.layerConfig({ configDir: Config.String("AGENT_CONFIG_DIR") })`.
  *
  * @since 0.1.0
  * @category Layers
  */
 export const layerConfig = (
-  options: Config.Config.Wrap<Options>
-): Layer.Layer<SessionHistory, ConfigError.ConfigError, FileSystem.FileSystem | Path.Path> =>
-  Layer.effect(SessionHistory, Effect.flatMap(Config.unwrap(options), make))
+  options: Config.Wrap<Options>
+): Layer.Layer<SessionHistory, Config.ConfigError, FileSystem.FileSystem | Path.Path> =>
+  Layer.effect(SessionHistory, Effect.flatMap(Config.unwrap<Options>(options), make))
 
 // -------------------------------------------------------------------------------------------------
 // Accessors
 // -------------------------------------------------------------------------------------------------
 
-// One accessor per method of the service, each `Effect.flatMap(SessionHistory, (history) => history.method(...))`.
-const accessors = Effect.serviceFunctions(SessionHistory)
+/**
+ * @since 0.1.0
+ * @category Accessors
+ */
+export const listSessions = (
+  options?: ListSessionsOptions
+): Effect.Effect<ReadonlyArray<SessionInfo>, never, SessionHistory> =>
+  SessionHistory.use((history) => history.listSessions(options))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const listSessions = accessors.listSessions
-
-/**
- * @since 0.1.0
- * @category Accessors
- */
-export const getSessionInfo = accessors.getSessionInfo
+export const getSessionInfo = (
+  sessionId: string,
+  options?: SessionOptions
+): Effect.Effect<SessionInfo, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.getSessionInfo(sessionId, options))
 
 /**
  * @since 0.1.0
@@ -333,13 +335,17 @@ export const getSessionMessages = (
   sessionId: string,
   options?: GetSessionMessagesOptions
 ): Stream.Stream<SessionMessage, SessionHistoryError, SessionHistory> =>
-  Stream.unwrap(Effect.map(SessionHistory, (history) => history.getSessionMessages(sessionId, options)))
+  Stream.unwrap(SessionHistory.useSync((history) => history.getSessionMessages(sessionId, options)))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const listSubagents = accessors.listSubagents
+export const listSubagents = (
+  sessionId: string,
+  options?: SessionOptions
+): Effect.Effect<ReadonlyArray<SubagentInfo>, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.listSubagents(sessionId, options))
 
 /**
  * @since 0.1.0
@@ -350,43 +356,69 @@ export const getSubagentMessages = (
   agentId: string,
   options?: SessionOptions
 ): Stream.Stream<SessionMessage, SessionHistoryError, SessionHistory> =>
-  Stream.unwrap(Effect.map(SessionHistory, (history) => history.getSubagentMessages(sessionId, agentId, options)))
+  Stream.unwrap(SessionHistory.useSync((history) => history.getSubagentMessages(sessionId, agentId, options)))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const renameSession = accessors.renameSession
+export const renameSession = (
+  sessionId: string,
+  title: string,
+  options?: SessionOptions
+): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.renameSession(sessionId, title, options))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const tagSession = accessors.tagSession
+export const tagSession = (
+  sessionId: string,
+  tag: string | null,
+  options?: SessionOptions
+): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.tagSession(sessionId, tag, options))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const deleteSession = accessors.deleteSession
+export const deleteSession = (
+  sessionId: string,
+  options?: SessionOptions
+): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.deleteSession(sessionId, options))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const archiveSession = accessors.archiveSession
+export const archiveSession = (
+  sessionId: string,
+  options?: SessionOptions
+): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.archiveSession(sessionId, options))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const unarchiveSession = accessors.unarchiveSession
+export const unarchiveSession = (
+  sessionId: string,
+  options?: SessionOptions
+): Effect.Effect<void, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.unarchiveSession(sessionId, options))
 
 /**
  * @since 0.1.0
  * @category Accessors
  */
-export const forkSession = accessors.forkSession
+export const forkSession = (
+  sessionId: string,
+  options?: ForkSessionOptions
+): Effect.Effect<ForkSessionResult, SessionHistoryError, SessionHistory> =>
+  SessionHistory.use((history) => history.forkSession(sessionId, options))
 
 /**
  * Copies a session's local transcript into the `SessionStore` in context
@@ -399,8 +431,6 @@ export const importSessionToStore = (
   sessionId: string,
   options?: ImportSessionOptions
 ): Effect.Effect<void, SessionHistoryError | SessionStoreError, SessionHistory | SessionStore.SessionStore> =>
-  Effect.flatMap(
-    SessionHistory,
-    (history) =>
-      Effect.flatMap(SessionStore.SessionStore, (store) => history.importSessionToStore(sessionId, store, options))
+  SessionHistory.use((history) =>
+    SessionStore.SessionStore.use((store) => history.importSessionToStore(sessionId, store, options))
   )

@@ -9,7 +9,7 @@
  * program.pipe(
  *   Effect.provide(SessionPool.layer({ size: 2, options: { cwd: "/srv/project" } })),
  *   Effect.provide(ClaudeCode.layer()),
- *   Effect.provide(NodeContext.layer)
+ *   Effect.provide(NodeServices.layer)
  * )
  * ```
  *
@@ -53,7 +53,9 @@ import type { Prompt, Session } from "./Session.js"
  * @since 0.1.0
  * @category Tags
  */
-export class SessionPool extends Context.Tag("@claude-effect/sdk/SessionPool")<SessionPool, SessionPool.Service>() {}
+export class SessionPool
+  extends Context.Service<SessionPool, SessionPool.Service>()("@claude-effect/sdk/SessionPool")
+{}
 
 /**
  * @since 0.1.0
@@ -99,7 +101,7 @@ export interface Options {
    * also keeps the replacement's start-up off the claimed session's first
    * turn on a machine with few cores.
    */
-  readonly refillDelay?: Duration.DurationInput | undefined
+  readonly refillDelay?: Duration.Input | undefined
 }
 
 /**
@@ -128,7 +130,7 @@ export interface Status {
   readonly failure: Option.Option<Cause.Cause<ClaudeError>>
 }
 
-const Size = Schema.Int.pipe(Schema.positive())
+const isSize = Schema.is(Schema.Int.check(Schema.isGreaterThan(0)))
 
 /**
  * A pool for the current scope. Warming starts at once, in the background:
@@ -142,19 +144,18 @@ export const make = (
   options: Options
 ): Effect.Effect<SessionPool.Service, OptionsError, ClaudeCode.ClaudeCode | Scope.Scope> =>
   Effect.gen(function*() {
-    const size = yield* Schema.decodeUnknown(Size)(options.size).pipe(
-      Effect.mapError(() =>
-        new OptionsError({
-          reason: "InvalidOptions",
-          detail: `size: expected a positive integer (how many sessions to keep ready), got ${String(options.size)}`
-        })
-      )
-    )
+    if (!isSize(options.size)) {
+      return yield* new OptionsError({
+        reason: "InvalidOptions",
+        detail: `size: expected a positive integer (how many sessions to keep ready), got ${String(options.size)}`
+      })
+    }
+    const size = options.size
     // None: the pool's own rule decides when a replacement starts.
     const refillDelay = options.refillDelay === undefined
       ? Option.none<Duration.Duration>()
-      : Duration.decodeUnknown(options.refillDelay)
-    // (A negative duration decodes as zero: Duration clamps it.)
+      : Duration.fromInput(options.refillDelay)
+    // (A negative duration is taken as zero: the replacement starts at once.)
     if (options.refillDelay !== undefined && Option.isNone(refillDelay)) {
       return yield* new OptionsError({
         reason: "InvalidOptions",
@@ -213,7 +214,7 @@ const decodeClaim = (input: ClaimOptions): Effect.Effect<ClaudeOptions.Options, 
  * @category Layers
  */
 export const layer = (options: Options): Layer.Layer<SessionPool, OptionsError, ClaudeCode.ClaudeCode> =>
-  Layer.scoped(SessionPool, make(options))
+  Layer.effect(SessionPool, make(options))
 
 /**
  * Claims a ready session from the pool in context, for the current scope
@@ -240,7 +241,7 @@ export const query = (
   prompt: Prompt | Stream.Stream<Prompt, ClaudeError>,
   options?: ClaimOptions
 ): Stream.Stream<Protocol.Message, ClaudeError, SessionPool> =>
-  Stream.unwrapScoped(Effect.map(session(options), (claimed) => InternalSession.query(claimed, prompt)))
+  Stream.unwrap(Effect.map(session(options), (claimed) => InternalSession.query(claimed, prompt)))
 
 /**
  * Runs one prompt on a claimed session, as `ClaudeCode.result` does on a cold

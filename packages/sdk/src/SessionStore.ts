@@ -98,7 +98,7 @@ export declare namespace SessionStore {
  * @since 0.1.0
  * @category Tags
  */
-export const SessionStore: Context.Tag<SessionStore, SessionStore> = internal.tag
+export const SessionStore: Context.Service<SessionStore, SessionStore> = internal.tag
 
 /**
  * Where one transcript is kept: a project (by default the CLI's directory
@@ -110,7 +110,7 @@ export const SessionStore: Context.Tag<SessionStore, SessionStore> = internal.ta
  * @since 0.1.0
  * @category Schemas
  */
-export const SessionKey: Schema.Schema<SessionKey> = internal.SessionKey
+export const SessionKey: Schema.Codec<SessionKey> = internal.SessionKey
 
 /**
  * @since 0.1.0
@@ -127,7 +127,7 @@ export interface SessionKey extends SessionRef {
  * @since 0.1.0
  * @category Schemas
  */
-export const SessionRef: Schema.Schema<SessionRef> = internal.SessionRef
+export const SessionRef: Schema.Codec<SessionRef> = internal.SessionRef
 
 /**
  * @since 0.1.0
@@ -145,7 +145,7 @@ export interface SessionRef {
  * @since 0.1.0
  * @category Schemas
  */
-export const Entry: Schema.Schema<Entry> = internal.Entry
+export const Entry: Schema.Codec<Entry> = internal.Entry
 
 /**
  * @since 0.1.0
@@ -162,7 +162,7 @@ export interface Entry {
  * @since 0.1.0
  * @category Schemas
  */
-export const SessionInfo: Schema.Schema<SessionInfo> = internal.SessionInfo
+export const SessionInfo: Schema.Codec<SessionInfo> = internal.SessionInfo
 
 /**
  * @since 0.1.0
@@ -181,7 +181,7 @@ export interface SessionInfo {
  * @since 0.1.0
  * @category Schemas
  */
-export const TranscriptMirror: Schema.Schema<TranscriptMirror> = internal.TranscriptMirror
+export const TranscriptMirror: Schema.Codec<TranscriptMirror> = internal.TranscriptMirror
 
 /**
  * @since 0.1.0

@@ -36,19 +36,22 @@ import type * as Protocol from "./Protocol.js"
 export const toolName: string = internal.toolName
 
 /**
- * The `outputFormat` option for a Schema: the JSON Schema of its encoded side
- * (what the model writes), self-contained. The schema must describe an
- * object (a Struct, a Class, a union of them): a tool's input is one. Any
- * other fails with an `OptionsError` that says how to wrap it.
+ * The `outputFormat` option for a Schema: the JSON Schema of its JSON form
+ * (what the model writes; `Schema.toCodecJson`), self-contained. The schema
+ * must describe an object (a Struct, a Class, a union of them): a tool's
+ * input is one. Any other fails with an `OptionsError` that says how to wrap
+ * it.
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const outputFormat: <A, I, R>(schema: Schema.Schema<A, I, R>) => Effect.Effect<OutputFormat, OptionsError> =
-  internal.outputFormat
+export const outputFormat: <A, I, RD, RE>(
+  schema: Schema.Codec<A, I, RD, RE>
+) => Effect.Effect<OutputFormat, OptionsError> = internal.outputFormat
 
 /**
- * Decodes the `structured_output` of a turn's result with the Schema. Fails
+ * Decodes the `structured_output` of a turn's result with the Schema, from
+ * its JSON form (the form {@link outputFormat} describes). Fails
  * with a `StructuredOutputError` when it is missing (`Missing`), when the
  * Schema rejects it (`Mismatch`, with the parse issue) or when the CLI gave
  * up after its retries (`RetriesExhausted`); with a `ResultError` for any
@@ -57,7 +60,7 @@ export const outputFormat: <A, I, R>(schema: Schema.Schema<A, I, R>) => Effect.E
  * @since 0.1.0
  * @category Decoding
  */
-export const decode: <A, I, R>(
-  schema: Schema.Schema<A, I, R>,
+export const decode: <A, I, RD, RE>(
+  schema: Schema.Codec<A, I, RD, RE>,
   result: Protocol.ResultMessage
-) => Effect.Effect<A, StructuredOutputError | ResultError, R> = internal.decode
+) => Effect.Effect<A, StructuredOutputError | ResultError, RD> = internal.decode

@@ -31,8 +31,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Schema from "effect/Schema"
-import { type InboundHandler, InboundHandlerError } from "./ControlRouter.js"
+import { answerWith, guarded, type InboundHandler, InboundHandlerError } from "./ControlRouter.js"
 import * as GuardedRun from "./internal/guardedRun.js"
+import * as HandlerContext from "./internal/handlerContext.js"
 import * as internal from "./internal/userDialog.js"
 import type * as Protocol from "./Protocol.js"
 
@@ -40,7 +41,7 @@ import type * as Protocol from "./Protocol.js"
  * @since 0.1.0
  * @category Tags
  */
-export class UserDialog extends Context.Tag("@claude-effect/sdk/UserDialog")<UserDialog, UserDialog.Service>() {}
+export class UserDialog extends Context.Service<UserDialog, UserDialog.Service>()("@claude-effect/sdk/UserDialog") {}
 
 /**
  * @since 0.1.0
@@ -83,7 +84,7 @@ export interface DialogContext {
  * @since 0.1.0
  * @category Schemas
  */
-export const Result: Schema.Schema<Result> = internal.UserDialogResult
+export const Result: Schema.Codec<Result> = internal.UserDialogResult
 
 /**
  * @since 0.1.0
@@ -108,7 +109,7 @@ export interface Options {
    */
   readonly kinds: ReadonlyArray<string>
   /** How long the handler may take before the `cancelled` fallback answers (default 60 s). */
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
 }
 
 /**
@@ -134,12 +135,16 @@ export const cancelled: Result = internal.cancelled
  * @category Constructors
  */
 export const make = <E, R>(handler: Handler<E, R>, options: Options): Effect.Effect<UserDialog.Service, never, R> =>
-  Effect.map(Effect.context<R>(), (context) =>
-    UserDialog.of({
-      handler: (request, site) => Effect.provide(handler(request, site), context),
+  Effect.map(Effect.context<R>(), (context) => {
+    // Without the run's own entries (log level and annotations, parent span, scope), which effect 4 keeps in the
+    // same Context: captured here they would replace the caller's at every call.
+    const services = HandlerContext.capture(context) as Context.Context<R>
+    return UserDialog.of({
+      handler: (request, site) => Effect.provideContext(handler(request, site), services),
       kinds: Array.from(new Set(options.kinds)),
-      timeout: options.timeout !== undefined ? Duration.decode(options.timeout) : undefined
-    }))
+      timeout: options.timeout !== undefined ? Duration.fromInputUnsafe(options.timeout) : undefined
+    })
+  })
 
 /**
  * A handler as a layer: sessions started under it declare its kinds and
@@ -172,7 +177,7 @@ export const respond = (service: UserDialog.Service, request: Request, context: 
  */
 export const inboundHandler = (
   service: UserDialog.Service,
-  defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.dialog
+  defaultTimeout: Duration.Input = GuardedRun.defaultTimeouts.dialog
 ): InboundHandler => {
   const kinds = new Set(service.kinds)
   return {
@@ -180,18 +185,14 @@ export const inboundHandler = (
     handle: (request, site) => {
       const dialog = request as Request
       return kinds.has(dialog.dialog_kind)
-        ? {
-          _tag: "Guarded",
-          guarded: { policy: internal.policy, call: internal.callOf(service, dialog, site, defaultTimeout) }
-        }
-        : {
-          _tag: "Effect",
-          effect: Effect.fail(
+        ? guarded({ policy: internal.policy, call: internal.callOf(service, dialog, site, defaultTimeout) })
+        : answerWith(
+          Effect.fail(
             new InboundHandlerError({
               message: `the dialog kind ${JSON.stringify(dialog.dialog_kind)} was not declared by this client`
             })
           )
-        }
+        )
     }
   }
 }

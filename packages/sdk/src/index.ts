@@ -25,22 +25,6 @@ export * as ClaudeOptions from "./ClaudeOptions.js"
 export * as CliLocator from "./CliLocator.js"
 
 /**
- * The wire protocol of the CLI as Schemas: stdout and stdin messages, control
- * requests and responses, hook inputs and outputs, permissions, and the line
- * codec.
- *
- * @since 0.1.0
- */
-export * as Protocol from "./Protocol.js"
-
-/**
- * The entry point: `query` and `session`, and the layer that configures them.
- *
- * @since 0.1.0
- */
-export * as ClaudeCode from "./ClaudeCode.js"
-
-/**
  * The `claude` child process.
  *
  * @since 0.1.0
@@ -55,11 +39,27 @@ export * as CliProcess from "./CliProcess.js"
 export * as CliSpawner from "./CliSpawner.js"
 
 /**
- * The CLI started with `node:child_process` directly (the fast path on Node).
+ * The CLI started with `node:child_process` directly (the default spawner).
  *
  * @since 0.1.0
  */
 export * as NodeCliSpawner from "./NodeCliSpawner.js"
+
+/**
+ * The wire protocol of the CLI as Schemas: stdout and stdin messages, control
+ * requests and responses, hook inputs and outputs, permissions, and the line
+ * codec.
+ *
+ * @since 0.1.0
+ */
+export * as Protocol from "./Protocol.js"
+
+/**
+ * The entry point: `query` and `session`, and the layer that configures them.
+ *
+ * @since 0.1.0
+ */
+export * as ClaudeCode from "./ClaudeCode.js"
 
 /**
  * The control requests the SDK sends the CLI, as typed request/response
@@ -77,32 +77,42 @@ export * as ControlRequest from "./ControlRequest.js"
 export * as ControlRouter from "./ControlRouter.js"
 
 /**
- * Hook layers run as `.claude/settings.json` command hooks, and their installer.
+ * Span names, attribute keys and metrics.
  *
  * @since 0.1.0
  */
-export * as HookCommand from "./HookCommand.js"
+export * as Telemetry from "./Telemetry.js"
 
 /**
- * Hooks as Layers.
+ * Where session transcripts live beyond one machine: the official SDK's `sessionStore` adapter as an
+ * Effect service; sessions mirror their transcripts to it and resume from it.
  *
  * @since 0.1.0
  */
-export * as HookLayer from "./HookLayer.js"
+export * as SessionStore from "./SessionStore.js"
 
 /**
- * The hooks of a session, and the dispatch that runs them fail-closed.
+ * The sessions the CLI kept on disk: list, read, rename, tag, archive,
+ * delete and fork them.
  *
  * @since 0.1.0
  */
-export * as HookRegistry from "./HookRegistry.js"
+export * as SessionHistory from "./SessionHistory.js"
 
 /**
- * What a hook answers.
+ * A multi-turn session.
  *
  * @since 0.1.0
  */
-export * as HookResult from "./HookResult.js"
+export * as Session from "./Session.js"
+
+/**
+ * Prewarmed sessions: CLI processes kept spawned and initialized, handed out
+ * when a session is claimed.
+ *
+ * @since 0.1.0
+ */
+export * as SessionPool from "./SessionPool.js"
 
 /**
  * In-process MCP tools: Schema-typed arguments, Effect handlers.
@@ -112,7 +122,7 @@ export * as HookResult from "./HookResult.js"
 export * as McpTool from "./McpTool.js"
 
 /**
- * In-process MCP servers, served over the control protocol.
+ * In-process MCP servers, served over the control protocol (on effect/ai's McpServer).
  *
  * @since 0.1.0
  */
@@ -161,37 +171,6 @@ export * as PermissionGate from "./PermissionGate.js"
 export * as PermissionResult from "./PermissionResult.js"
 
 /**
- * The sessions the CLI kept on disk: list, read, rename, tag, archive,
- * delete and fork them.
- *
- * @since 0.1.0
- */
-export * as SessionHistory from "./SessionHistory.js"
-
-/**
- * A multi-turn session.
- *
- * @since 0.1.0
- */
-export * as Session from "./Session.js"
-
-/**
- * Prewarmed sessions: CLI processes kept spawned and initialized, handed out
- * when a session is claimed.
- *
- * @since 0.1.0
- */
-export * as SessionPool from "./SessionPool.js"
-
-/**
- * Where session transcripts live beyond one machine: the official SDK's `sessionStore` adapter as an
- * Effect service; sessions mirror their transcripts to it and resume from it.
- *
- * @since 0.1.0
- */
-export * as SessionStore from "./SessionStore.js"
-
-/**
  * Structured output from an Effect Schema: the JSON Schema the CLI is given,
  * and the decoding of the answer.
  *
@@ -200,8 +179,29 @@ export * as SessionStore from "./SessionStore.js"
 export * as StructuredOutput from "./StructuredOutput.js"
 
 /**
- * Span names, attribute keys and metrics.
+ * Hook layers run as `.claude/settings.json` command hooks, and their installer.
  *
  * @since 0.1.0
  */
-export * as Telemetry from "./Telemetry.js"
+export * as HookCommand from "./HookCommand.js"
+
+/**
+ * Hooks as Layers.
+ *
+ * @since 0.1.0
+ */
+export * as HookLayer from "./HookLayer.js"
+
+/**
+ * The hooks of a session, and the dispatch that runs them fail-closed.
+ *
+ * @since 0.1.0
+ */
+export * as HookRegistry from "./HookRegistry.js"
+
+/**
+ * What a hook answers.
+ *
+ * @since 0.1.0
+ */
+export * as HookResult from "./HookResult.js"

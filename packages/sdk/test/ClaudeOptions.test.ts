@@ -1,13 +1,21 @@
-import { ClaudeOptions, CliLocator } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as Command from "@effect/platform/Command"
-import * as FileSystem from "@effect/platform/FileSystem"
+/**
+ * The options: decoding with errors that name the option and never show a secret, the checks across options,
+ * and their routes (CLI flags, `initialize` fields, the environment, the runtime), ported from
+ * packages/sdk/test/ClaudeOptions.test.ts. The property tests generate options with effect's own `Arbitrary`.
+ */
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "effect/FastCheck"
+import * as FileSystem from "effect/FileSystem"
+import * as ChildProcess from "effect/process/ChildProcess"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
+import * as ClaudeOptions from "../src/ClaudeOptions.js"
+import * as CliLocator from "../src/CliLocator.js"
 
 type Options = ClaudeOptions.Options
 
@@ -80,6 +88,11 @@ describe("ClaudeOptions.decode", () => {
     ["negative timeout", { controlTimeout: -5 }, ["controlTimeout: Expected a non-negative number"]],
     ["zero timeout", { hookTimeout: 0 }, ["hookTimeout: must be greater than zero"]],
     ["infinite grace period", { closeGracePeriod: Number.POSITIVE_INFINITY }, ["closeGracePeriod: must be finite"]],
+    // effect 4 has negative Durations (effect 3 made them zero)
+    ["negative grace period", { closeGracePeriod: Duration.millis(-1) }, ["closeGracePeriod: must not be negative"]],
+    ["negative timeout (a Duration)", { initializeTimeout: Duration.seconds(-1) }, [
+      "initializeTimeout: must be greater than zero"
+    ]],
     ["bad maxLineChars", { maxLineChars: 0 }, ["maxLineChars: Expected a positive number, actual 0"]],
     ["not a UUID", { sessionId: "nope" }, ["sessionId: Expected a Universally Unique Identifier, actual a string"]],
     ["bad setting source", { settingSources: ["user", "global"] }, [
@@ -90,8 +103,9 @@ describe("ClaudeOptions.decode", () => {
       "systemPrompt.preset: Expected \"claude_code\", actual \"claude\""
     ]],
     ["bad thinking budget", { thinking: { type: "enabled", budgetTokens: 0 } }, ["thinking.budgetTokens"]],
+    // the members' `type`s in the schema's order (effect 3 listed them in the order it tried the members)
     ["bad MCP type", { mcpServers: { s: { type: "ws", url: "x" } } }, [
-      "mcpServers.s.type: Expected \"sse\" | \"http\" | \"stdio\", actual \"ws\""
+      "mcpServers.s.type: Expected \"stdio\" | \"sse\" | \"http\", actual \"ws\""
     ]],
     ["MCP command missing", { mcpServers: { s: { args: [] } } }, ["mcpServers.s.command: is missing"]],
     ["MCP server not an object", { mcpServers: { "my-server": "node" } }, [
@@ -245,22 +259,28 @@ describe("ClaudeOptions errors never show secrets", () => {
   it.effect.prop(
     "a secret anywhere under env never shows, whatever else is wrong",
     {
-      secret: FastCheck.stringMatching(/^[A-Za-z0-9]{12,24}$/).map((s) => `S3CR3T${s}`),
-      key: FastCheck.stringMatching(/^[A-Z_]{1,12}$/),
-      shape: FastCheck.integer({ min: 0, max: 5 }),
-      extra: FastCheck.constantFrom<Record<string, unknown>>({}, { maxTurns: -1 }, { model: 1 }, { bogus: true })
+      secret: Arbitrary.map(
+        Arbitrary.schema(Schema.String.check(Schema.isPattern(/^[A-Za-z0-9]{12,24}$/))),
+        (s) => `S3CR3T${s}`
+      ),
+      key: Schema.String.check(Schema.isPattern(/^[A-Z_]{1,12}$/)),
+      shape: Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 5 })),
+      extra: Arbitrary.map(
+        Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 3 }))),
+        (i): Record<string, unknown> => [{}, { maxTurns: -1 }, { model: 1 }, { bogus: true }][i]
+      )
     },
     ({ extra, key, secret, shape }) =>
       Effect.gen(function*() {
         const value = [secret, [secret], { v: secret }, 42, `${secret}\u0000`, null][shape]
-        const result = yield* Effect.either(
+        const result = yield* Effect.result(
           ClaudeOptions.decode({ ...extra, env: { [key]: value, [`${key}=`]: secret } })
         )
-        if (result._tag === "Left") {
-          assert.notInclude(result.left.message, secret)
+        if (Result.isFailure(result)) {
+          assert.notInclude(result.failure.message, secret)
         }
       }),
-    { fastCheck: { numRuns: 200 } }
+    { arbitrary: { runs: 200 } }
   )
 })
 
@@ -640,10 +660,10 @@ describe("ClaudeOptions.toCliArgs", () => {
     [ClaudeOptions.Options],
     ([generated]) =>
       Effect.gen(function*() {
-        const result = yield* Effect.either(ClaudeOptions.decode(sanitize(generated)))
-        if (result._tag === "Left") return
+        const result = yield* Effect.result(ClaudeOptions.decode(sanitize(generated)))
+        if (Result.isFailure(result)) return
         for (const permissionPromptTool of [false, true]) {
-          const built = args(result.right, permissionPromptTool)
+          const built = args(result.success, permissionPromptTool)
           assert.deepStrictEqual(built.slice(0, BASE.length), BASE)
           for (const arg of built) {
             assert.isString(arg)
@@ -652,14 +672,14 @@ describe("ClaudeOptions.toCliArgs", () => {
             if (arg.startsWith("--")) assert.notMatch(arg, /=undefined$|^--undefined/)
           }
           for (const name of flagNames(built)) {
-            assert.isTrue(KNOWN_FLAGS.has(name) || name in (result.right.extraArgs ?? {}), name)
+            assert.isTrue(KNOWN_FLAGS.has(name) || name in (result.success.extraArgs ?? {}), name)
           }
         }
-        const fields = ClaudeOptions.toInitializeFields(result.right)
+        const fields = ClaudeOptions.toInitializeFields(result.success)
         assert.doesNotThrow(() => JSON.stringify(fields))
         assert.notInclude(JSON.stringify(fields), "undefined")
       }),
-    { fastCheck: { numRuns: 80 } }
+    { arbitrary: { runs: 80 } }
   )
 })
 
@@ -916,55 +936,7 @@ describe("ClaudeOptions.toEnv", () => {
 // -----------------------------------------------------------------------------
 
 describe("ClaudeOptions secrets", () => {
-  it("isSecretEnvKey", () => {
-    for (
-      const key of [
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_AUTH_TOKEN",
-        "CLAUDE_CODE_OAUTH_TOKEN",
-        "AWS_SECRET_ACCESS_KEY",
-        "AWS_SESSION_TOKEN",
-        "GITHUB_TOKEN",
-        "GH_PAT",
-        "DB_PASSWORD",
-        "SMTP_PASS",
-        "OPENAI_KEY",
-        "apiKey",
-        "accessToken",
-        "client-secret",
-        "Authorization",
-        "NPM_CONFIG__AUTH",
-        "GOOGLE_APPLICATION_CREDENTIALS",
-        "SENTRY_DSN",
-        "SESSION_COOKIE",
-        "PRIVATE_KEY"
-      ]
-    ) assert.isTrue(ClaudeOptions.isSecretEnvKey(key), key)
-    for (
-      const key of [
-        "PATH",
-        "HOME",
-        "PWD",
-        "ANTHROPIC_BASE_URL",
-        "ANTHROPIC_MODEL",
-        "GIT_AUTHOR_NAME",
-        "CLAUDE_CODE_MAX_OUTPUT_TOKENS",
-        "MAX_THINKING_TOKENS",
-        "KEYBOARD_LAYOUT",
-        "MONKEY",
-        "LANG",
-        ""
-      ]
-    ) assert.isFalse(ClaudeOptions.isSecretEnvKey(key), key)
-  })
-
-  it("redactEnv hides secret values, keeps the rest, drops undefined", () => {
-    assert.deepStrictEqual(
-      ClaudeOptions.redactEnv({ ANTHROPIC_API_KEY: "sk-1", PATH: "/bin", GH_TOKEN: "g", GONE: undefined }),
-      { ANTHROPIC_API_KEY: "<redacted>", PATH: "/bin", GH_TOKEN: "<redacted>" }
-    )
-  })
-
+  // "isSecretEnvKey" and "redactEnv ..." are in Redaction.test.ts (internal/options/secrets.ts, re-exported here).
   it("redactArgs hides MCP env/headers, settings env and secret flags", () => {
     const built = args({
       mcpServers: {
@@ -1231,14 +1203,13 @@ const HIDDEN_FLAGS: ReadonlySet<string> = new Set([
   "initialize-fields"
 ])
 
-const collect = <E, R>(stream: Stream.Stream<Uint8Array, E, R>) => stream.pipe(Stream.decodeText(), Stream.mkString)
-
 describe("ClaudeOptions against the real CLI 2.1.328", () => {
-  it.scoped(
+  it.live(
     "every flag toCliArgs can emit is a flag of the CLI (--help, and a real parse)",
     () =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
+        const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
         const executable = yield* CliLocator.locate()
         const home = yield* fs.makeTempDirectoryScoped()
         const cwd = yield* fs.makeTempDirectoryScoped()
@@ -1335,23 +1306,30 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
           }
         ]
 
+        // The whole environment is the one given (toEnv's), as the SDK starts the CLI.
         const run = (cliArgs: ReadonlyArray<string>, env: Record<string, string>, stdin: string) =>
           Effect.gen(function*() {
-            const proc = yield* Command.start(
-              Command.make(executable, ...cliArgs).pipe(
-                Command.env(env),
-                Command.workingDirectory(cwd),
-                Command.feed(stdin)
-              )
-            )
+            const proc = yield* spawner.spawn(ChildProcess.make(executable, cliArgs, {
+              cwd,
+              env,
+              extendEnv: false,
+              stdin: Stream.make(stdin).pipe(Stream.encodeText),
+              forceKillAfter: Duration.seconds(3)
+            }))
             const [stdout, stderr, exitCode] = yield* Effect.all(
-              [collect(proc.stdout), collect(proc.stderr), proc.exitCode],
+              [
+                Stream.mkString(Stream.decodeText(proc.stdout)),
+                Stream.mkString(Stream.decodeText(proc.stderr)),
+                proc.exitCode
+              ],
               { concurrency: "unbounded" }
             )
             return { stdout, stderr, exitCode: String(exitCode) }
           }).pipe(Effect.scoped, Effect.timeout("60 seconds"))
 
-        const help = yield* Command.string(Command.make(executable, "--help").pipe(Command.env({ HOME: home })))
+        const help = yield* spawner.string(
+          ChildProcess.make(executable, ["--help"], { env: { HOME: home, PATH: process.env.PATH ?? "" } })
+        )
         const listed = new Set(Array.from(help.matchAll(/--([A-Za-z][\w-]*)/g), (m) => m[1]))
         assert.isTrue(listed.has("model") && listed.has("add-dir"), "the help text lists flags")
 
@@ -1389,13 +1367,13 @@ describe("ClaudeOptions against the real CLI 2.1.328", () => {
         assert.match(renamed.stderr, /unknown option '--max-turn=3'/)
         assert.strictEqual(renamed.exitCode, "1")
         assert.isFalse(listed.has("max-turn"))
-      }).pipe(Effect.provide(NodeContext.layer)),
+      }).pipe(Effect.scoped, Effect.provide(NodeServices.layer)),
     120_000
   )
 })
 
-// keep the Arbitrary import honest: the Options schema has one
-it("the Options schema has an Arbitrary", () => {
-  const sample = FastCheck.sample(Arbitrary.make(ClaudeOptions.Options), 5)
-  assert.strictEqual(sample.length, 5)
-})
+it.effect("the Options schema has an Arbitrary", () =>
+  Effect.gen(function*() {
+    const sample = yield* Arbitrary.sampleEffect(Arbitrary.schema(ClaudeOptions.Options), { count: 5 })
+    assert.strictEqual(sample.length, 5)
+  }))

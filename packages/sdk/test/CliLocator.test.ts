@@ -1,11 +1,12 @@
-import { CliLocator } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as Command from "@effect/platform/Command"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
+import * as ChildProcess from "effect/process/ChildProcess"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as NodePath from "node:path"
+import * as CliLocator from "../src/CliLocator.js"
 
 // A fake install: the wrapper package and the platform package with an executable `claude` in it.
 const fakeCli = Effect.fnUntraced(function*(wrapperDir: string, platformDir: string) {
@@ -27,9 +28,10 @@ describe("CliLocator", () => {
     Effect.gen(function*() {
       const executable = yield* CliLocator.locate()
       assert.include(executable, "claude-code-")
-      const version = yield* Command.string(Command.make(executable, "--version"))
+      const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+      const version = yield* spawner.string(ChildProcess.make(executable, ["--version"]))
       assert.match(version, /^2\.1\.328 \(Claude Code\)/)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   it.effect("an explicit executable wins and is checked", () =>
     Effect.gen(function*() {
@@ -37,9 +39,9 @@ describe("CliLocator", () => {
       assert.strictEqual(error._tag, "CliNotFoundError")
       assert.strictEqual(error.reason, "NotFound")
       assert.deepStrictEqual(error.attempts.map((a) => a.source), ["option"])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
-  it.scoped("lists every place tried when nothing is found", () =>
+  it.effect("lists every place tried when nothing is found", () =>
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const empty = yield* fs.makeTempDirectoryScoped()
@@ -47,9 +49,9 @@ describe("CliLocator", () => {
       assert.deepStrictEqual(error.attempts.map((a) => a.source), ["platform-package", "wrapper-package", "path"])
       assert.include(error.message, "@anthropic-ai/claude-code")
       assert.include(error.message, "Fix:")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
-  it.scoped("skips the wrapper's postinstall stub", () =>
+  it.effect("skips the wrapper's postinstall stub", () =>
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const root = yield* fs.makeTempDirectoryScoped()
@@ -61,10 +63,10 @@ describe("CliLocator", () => {
       const error = yield* CliLocator.locate({ searchFrom: [root], pathEnv: root }).pipe(Effect.flip)
       const wrapperAttempt = error.attempts.find((a) => a.source === "wrapper-package")
       assert.strictEqual(wrapperAttempt?.problem, "postinstall stub, not the binary")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 
   describe("finds the CLI next to the SDK in every install layout", () => {
-    it.scoped("npm, hoisted: node_modules/@anthropic-ai beside node_modules/@claude-effect/sdk", () =>
+    it.effect("npm, hoisted: node_modules/@anthropic-ai beside node_modules/@claude-effect/sdk", () =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
         const root = yield* fs.realPath(yield* fs.makeTempDirectoryScoped())
@@ -76,9 +78,9 @@ describe("CliLocator", () => {
         const sdk = sdkFiles(`${modules}/@claude-effect/sdk`)
         yield* fs.makeDirectory(sdk, { recursive: true })
         assert.strictEqual(yield* CliLocator.locate({ searchFrom: [sdk], pathEnv: "" }), expected)
-      }).pipe(Effect.provide(NodeContext.layer)))
+      }).pipe(Effect.provide(NodeServices.layer)))
 
-    it.scoped("npm, not hoisted: the CLI nested under the SDK package wins over another one higher up", () =>
+    it.effect("npm, not hoisted: the CLI nested under the SDK package wins over another one higher up", () =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
         const root = yield* fs.realPath(yield* fs.makeTempDirectoryScoped())
@@ -95,9 +97,9 @@ describe("CliLocator", () => {
         )
         yield* fs.makeDirectory(sdkFiles(sdkDir), { recursive: true })
         assert.strictEqual(yield* CliLocator.locate({ searchFrom: [sdkFiles(sdkDir)], pathEnv: "" }), expected)
-      }).pipe(Effect.provide(NodeContext.layer)))
+      }).pipe(Effect.provide(NodeServices.layer)))
 
-    it.scoped("pnpm: the platform package resolves from the wrapper's real directory in the store", () =>
+    it.effect("pnpm: the platform package resolves from the wrapper's real directory in the store", () =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
         const root = yield* fs.realPath(yield* fs.makeTempDirectoryScoped())
@@ -120,9 +122,9 @@ describe("CliLocator", () => {
         yield* fs.makeDirectory(sdk, { recursive: true })
         const found = yield* CliLocator.locate({ searchFrom: [sdk], pathEnv: "" })
         assert.strictEqual(yield* fs.realPath(found), expected)
-      }).pipe(Effect.provide(NodeContext.layer)))
+      }).pipe(Effect.provide(NodeServices.layer)))
 
-    it.scoped("a bundle outside node_modules: found from the entry script, not from the working directory", () =>
+    it.effect("a bundle outside node_modules: found from the entry script, not from the working directory", () =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
         const path = yield* Path.Path
@@ -154,9 +156,9 @@ describe("CliLocator", () => {
         // This module's own directory is in the workspace: leave it out to see the entry script at work.
         const found = yield* CliLocator.locate({ searchFrom: roots.slice(1), pathEnv: "" })
         assert.strictEqual(found, expected)
-      }).pipe(Effect.provide(NodeContext.layer)))
+      }).pipe(Effect.provide(NodeServices.layer)))
 
-    it.scoped("the failure names the directories searched", () =>
+    it.effect("the failure names the directories searched", () =>
       Effect.gen(function*() {
         const fs = yield* FileSystem.FileSystem
         const a = yield* fs.makeTempDirectoryScoped()
@@ -166,6 +168,6 @@ describe("CliLocator", () => {
         const platform = error.attempts.find((attempt) => attempt.source === "platform-package")
         assert.include(platform?.problem, `searched node_modules from ${a}, ${b}`)
         assert.include(error.message, NodePath.join(b))
-      }).pipe(Effect.provide(NodeContext.layer)))
+      }).pipe(Effect.provide(NodeServices.layer)))
   })
 })

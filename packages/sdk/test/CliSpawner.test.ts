@@ -1,26 +1,26 @@
 /**
- * The spawners under CliProcess, one suite against each: the platform's CommandExecutor and
+ * The spawners under CliProcess, one suite against each: effect's ChildProcessSpawner and
  * node:child_process. Real processes (sh, cat, head), checked by what they did and by pid.
  */
-import { CliSpawner, NodeCliSpawner } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as CommandExecutor from "@effect/platform/CommandExecutor"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as ChildProcessSpawner from "effect/process/ChildProcessSpawner"
 import * as Scope from "effect/Scope"
 import { PassThrough } from "node:stream"
-import { isAlive } from "./utils/harness.js"
+import * as CliSpawner from "../src/CliSpawner.js"
+import * as NodeCliSpawner from "../src/NodeCliSpawner.js"
+import { isAlive } from "./utils/processes.js"
 
-// Each with whether its child leads a process group of its own: the platform's executor spawns detached;
+// Each with whether its child leads a process group of its own: effect's ChildProcess spawns detached;
 // NodeCliSpawner only where leftovers cannot be found by their tag (no Linux /proc), or when asked to.
 const spawners: ReadonlyArray<readonly [string, Effect.Effect<CliSpawner.CliSpawner.Service>, boolean]> = [
   [
-    "CommandExecutor",
-    Effect.map(CommandExecutor.CommandExecutor, CliSpawner.fromCommandExecutor).pipe(
-      Effect.provide(NodeContext.layer)
+    "ChildProcessSpawner",
+    Effect.map(Effect.service(ChildProcessSpawner.ChildProcessSpawner), CliSpawner.fromChildProcessSpawner).pipe(
+      Effect.provide(NodeServices.layer)
     ),
     true
   ],
@@ -44,11 +44,11 @@ const readAll = (pull: CliSpawner.Pull, pause?: Effect.Effect<void>) =>
     const loop: Effect.Effect<{ readonly bytes: number; readonly text: string }> = Effect.matchEffect(pull, {
       onFailure: () => Effect.sync(() => ({ bytes, text: text + decoder.decode() })),
       onSuccess: (chunk) => {
-        for (const piece of Chunk.toReadonlyArray(chunk)) {
+        for (const piece of chunk) {
           bytes += piece.length
           if (text.length < 1 << 16) text += decoder.decode(piece, { stream: true })
         }
-        return pause === undefined ? loop : Effect.zipRight(pause, loop)
+        return pause === undefined ? loop : Effect.andThen(pause, loop)
       }
     })
     return loop
@@ -56,7 +56,7 @@ const readAll = (pull: CliSpawner.Pull, pause?: Effect.Effect<void>) =>
 
 for (const [name, makeSpawner, ownGroup] of spawners) {
   describe(`CliSpawner: ${name}`, () => {
-    it.scopedLive("stdin is written in order, ends when told, and stdout gives it back until the pipe closes", () =>
+    it.live("stdin is written in order, ends when told, and stdout gives it back until the pipe closes", () =>
       Effect.gen(function*() {
         const spawner = yield* makeSpawner
         const cat = yield* spawner.spawn({ executable: "cat", args: [], env: { PATH } })
@@ -70,7 +70,7 @@ for (const [name, makeSpawner, ownGroup] of spawners) {
         assert.isFalse(yield* cat.isRunning)
       }))
 
-    it.scopedLive("an exit code, a death by signal and stderr are reported as they happened", () =>
+    it.live("an exit code, a death by signal and stderr are reported as they happened", () =>
       Effect.gen(function*() {
         const spawner = yield* makeSpawner
         const failing = yield* spawner.spawn(sh("echo oops >&2; exit 3"))
@@ -80,14 +80,14 @@ for (const [name, makeSpawner, ownGroup] of spawners) {
         assert.deepStrictEqual(yield* killed.exit, { code: null, signal: "SIGTERM" })
       }))
 
-    it.scopedLive("the environment is exactly the one given: nothing is inherited", () =>
+    it.live("the environment is exactly the one given: nothing is inherited", () =>
       Effect.gen(function*() {
         const spawner = yield* makeSpawner
         const child = yield* spawner.spawn(sh("echo \"[$HOME][$GIVEN]\"", { GIVEN: "yes" }))
         assert.strictEqual((yield* readAll(child.stdout)).text, "[][yes]\n")
       }))
 
-    it.scopedLive("a slow reader loses nothing: 8 MiB arrive whole, whatever the pace of the pulls", () =>
+    it.live("a slow reader loses nothing: 8 MiB arrive whole, whatever the pace of the pulls", () =>
       Effect.gen(function*() {
         const spawner = yield* makeSpawner
         const child = yield* spawner.spawn({
@@ -104,8 +104,7 @@ for (const [name, makeSpawner, ownGroup] of spawners) {
       Effect.gen(function*() {
         const spawner = yield* makeSpawner
         const scope = yield* Scope.make()
-        // The CommandExecutor's own finalizer sends SIGTERM and waits: this child does not ignore it.
-        const child = yield* spawner.spawn(sh("sleep 30")).pipe(Scope.extend(scope))
+        const child = yield* spawner.spawn(sh("sleep 30")).pipe(Scope.provide(scope))
         assert.isTrue(isAlive(child.pid))
         if (ownGroup) {
           assert.doesNotThrow(() => process.kill(-child.pid, 0), "the child's pid is its process group's id")
@@ -119,17 +118,17 @@ for (const [name, makeSpawner, ownGroup] of spawners) {
         assert.isFalse(isAlive(child.pid))
       }))
 
-    it.scopedLive("a missing executable fails with the platform's NotFound, with the error's code as its cause", () =>
+    it.live("a missing executable fails with the platform's NotFound, with the error's code as its cause", () =>
       Effect.gen(function*() {
         const spawner = yield* makeSpawner
         const error = yield* Effect.flip(
           spawner.spawn({ executable: "/nonexistent/claude", args: ["--token=SECRET-ARGUMENT"], env: {} })
         )
-        assert.strictEqual(error._tag, "SystemError")
-        assert.strictEqual(error._tag === "SystemError" ? error.reason : undefined, "NotFound")
+        assert.strictEqual(error._tag, "PlatformError")
+        assert.strictEqual(error.reason._tag, "NotFound")
         assert.strictEqual((error.cause as { readonly code?: unknown } | undefined)?.code, "ENOENT")
         if (name.startsWith("NodeCliSpawner")) {
-          // (The CommandExecutor's error quotes the command line; CliProcess keeps only the code of either.)
+          // (ChildProcess's error quotes the command line; CliProcess keeps only the code of either.)
           assert.notInclude(`${String(error)} ${JSON.stringify(error)}`, "SECRET-ARGUMENT")
         }
       }))
@@ -147,7 +146,7 @@ describe("NodeCliSpawner.fromPipes", () => {
         exit: Effect.never,
         isRunning: Effect.succeed(true)
       }).stdout
-      const waiting = yield* Effect.fork(pull)
+      const waiting = yield* Effect.forkChild(pull, { startImmediately: true })
       yield* Effect.sleep("20 millis")
       yield* Fiber.interrupt(waiting)
       pipe.write("after the interruption\n")

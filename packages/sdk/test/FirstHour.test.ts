@@ -2,25 +2,24 @@
  * A newcomer's first hour: the mistakes everyone makes once, each answered with a typed error that
  * says what is wrong and how to fix it (on the real CLI, or before anything is spawned).
  */
-import { ClaudeCode } from "@claude-effect/sdk"
-import type { PermissionMode } from "@claude-effect/sdk/ClaudeOptions"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
-import { harness } from "./utils/harness.js"
+import type { PermissionMode } from "../src/ClaudeOptions.js"
+import type { ClaudeError } from "../src/index.js"
+import { ClaudeCode } from "../src/index.js"
+import { harness, spawnerLayer } from "./utils/harness.js"
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
 /** The CLI with no API key and an empty home: no credentials at all. */
-const noCredentials = Layer.unwrapScoped(Effect.gen(function*() {
+const noCredentials = Layer.unwrap(Effect.gen(function*() {
   const home = yield* Effect.acquireRelease(
     Effect.sync(() => Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "claude-effect-nohome-"))),
     (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
@@ -29,12 +28,13 @@ const noCredentials = Layer.unwrapScoped(Effect.gen(function*() {
     cwd: home,
     replaceEnv: true,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home }
-  })
-})).pipe(Layer.provide(NodeContext.layer))
+  }).pipe(Layer.provide(spawnerLayer))
+})).pipe(Layer.provide(NodeServices.layer))
 
-const assertAuthenticationError = (error: { readonly _tag: string; readonly message: string }) => {
+const assertAuthenticationError = (error: ClaudeError.ClaudeError) => {
   assert.strictEqual(error._tag, "ResultError")
-  assert.strictEqual((error as { readonly reason?: string }).reason, "AuthenticationFailed")
+  if (error._tag !== "ResultError") return
+  assert.strictEqual(error.reason, "AuthenticationFailed")
   assert.include(error.message, "no valid credentials")
   assert.include(error.message, "ANTHROPIC_API_KEY")
   assert.include(error.message, "/login")

@@ -4,23 +4,36 @@
  * is not a valid answer. Each gets an error or a warning that names what is
  * wrong — the variable, the field — in a line, not a dump of a schema.
  */
-import { ClaudeCode, HookLayer, HookRegistry, PermissionGate } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
+import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
+import { ClaudeCode, HookLayer, HookRegistry, PermissionGate, Protocol } from "../src/index.js"
 
-const withEnv = (env: Record<string, string>) =>
-  Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+/** The configuration a program started with `env` reads: effect 4's default provider, over `env`. */
+const withEnv = (env: Record<string, string>, options?: { readonly preserveEmptyStrings?: boolean }) =>
+  ConfigProvider.layer(ConfigProvider.fromEnv({ env, ...options }))
 
-const buildFromEnv = (env: Record<string, string>) =>
+const buildFromEnv = (env: Record<string, string>, options?: { readonly preserveEmptyStrings?: boolean }) =>
   Effect.flatMap(ClaudeCode.ClaudeCode, (service) => Effect.succeed(service.defaults)).pipe(
-    Effect.provide(ClaudeCode.layerConfig().pipe(Layer.provide(withEnv(env)))),
-    Effect.provide(NodeContext.layer)
+    Effect.provide(ClaudeCode.layerConfig().pipe(Layer.provide(withEnv(env, options)))),
+    Effect.provide(NodeServices.layer)
   )
+
+/** The ConfigError of a bad value: the Schema's issue, at the variable's path. */
+const schemaIssueOf = (error: unknown): { readonly path: ReadonlyArray<PropertyKey>; readonly text: string } => {
+  if (!(error instanceof Config.ConfigError)) return assert.fail(`a ConfigError, not ${String(error)}`)
+  const cause = error.cause
+  if (!Schema.isSchemaError(cause)) return assert.fail(`a SchemaError, not a source error: ${String(error)}`)
+  if (!(cause.issue instanceof SchemaIssue.Pointer)) return assert.fail(`an issue at a path: ${String(error)}`)
+  return { path: cause.issue.path, text: String(error) }
+}
 
 // The warnings of the runtime, as text.
 const captureWarnings = <A, E>(effect: Effect.Effect<A, E>) =>
@@ -30,11 +43,11 @@ const captureWarnings = <A, E>(effect: Effect.Effect<A, E>) =>
       const parts = Array.isArray(message) ? message : [message]
       lines.push(parts.map((m) => Cause.isCause(m) ? Cause.pretty(m) : String(m)).join(" "))
     })
-    const value = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+    const value = yield* effect.pipe(Effect.provide(Logger.layer([logger])))
     return { value, warnings: lines }
   })
 
-const preToolUse = {
+const preToolUse = Schema.decodeUnknownSync(Protocol.HookInput)({
   session_id: "s",
   transcript_path: "/tmp/t.jsonl",
   cwd: "/tmp",
@@ -42,7 +55,7 @@ const preToolUse = {
   tool_name: "Bash",
   tool_input: { command: "ls" },
   tool_use_id: "toolu_1"
-} as const
+})
 
 const dispatchWith = (answer: unknown) =>
   Effect.flatMap(
@@ -68,23 +81,31 @@ const decideWith = (answer: unknown) =>
   })
 
 describe("layerConfig with a bad value", () => {
-  it.effect("CLAUDE_PERMISSION_MODE=yolo: a ConfigError (InvalidData) naming the variable and the accepted values", () =>
+  // effect 3: a ConfigError with `_op: "InvalidData"` and `path`; effect 4: a ConfigError whose cause is the
+  // Schema's issue at the variable's path. The user reads the same: the variable and what it accepts.
+  it.effect("CLAUDE_PERMISSION_MODE=yolo: a ConfigError naming the variable and the accepted values", () =>
     Effect.gen(function*() {
       const error = yield* buildFromEnv({ CLAUDE_PERMISSION_MODE: "yolo" }).pipe(Effect.flip)
       assert.strictEqual(error._tag, "ConfigError")
-      if (error._tag !== "ConfigError" || error._op !== "InvalidData") return assert.fail(String(error))
-      assert.deepStrictEqual(error.path, ["CLAUDE_PERMISSION_MODE"])
-      const text = String(error)
+      const { path, text } = schemaIssueOf(error)
+      assert.deepStrictEqual(path, ["CLAUDE_PERMISSION_MODE"])
       assert.include(text, "CLAUDE_PERMISSION_MODE")
       assert.include(text, "default, acceptEdits, bypassPermissions, plan")
       assert.include(text, "permissionMode")
+      assert.include(error.message, "CLAUDE_PERMISSION_MODE")
     }))
 
-  it.effect("CLAUDE_MODEL set but empty: names CLAUDE_MODEL", () =>
+  it.effect("CLAUDE_MODEL set but empty: names CLAUDE_MODEL (effect 4's env provider reads an empty value as unset)", () =>
     Effect.gen(function*() {
-      const error = yield* buildFromEnv({ CLAUDE_MODEL: "" }).pipe(Effect.flip)
-      assert.strictEqual(error._tag === "ConfigError" ? error._op : error._tag, "InvalidData")
-      assert.include(String(error), "CLAUDE_MODEL")
+      // A provider that keeps empty strings hands "" to the check, which refuses it.
+      const error = yield* buildFromEnv({ CLAUDE_MODEL: "" }, { preserveEmptyStrings: true }).pipe(Effect.flip)
+      assert.strictEqual(error._tag, "ConfigError")
+      const { path, text } = schemaIssueOf(error)
+      assert.deepStrictEqual(path, ["CLAUDE_MODEL"])
+      assert.include(text, "must name a model")
+      // The default one (`ConfigProvider.fromEnv`) reads `CLAUDE_MODEL=` as not set: no model, no error.
+      const defaults = yield* buildFromEnv({ CLAUDE_MODEL: "" })
+      assert.isUndefined(defaults.model)
     }))
 
   it.effect("good values become the defaults; unset ones stay unset", () =>
@@ -127,7 +148,8 @@ describe("a hook or a gate that returns an invalid answer", () => {
       assert.strictEqual(rewrite.value.result.behavior, "deny")
       assert.strictEqual(rewrite.value.fallback, "invalid_output")
       const warning = rewrite.warnings.find((line) => line.includes("permission gate fell back"))!
-      assert.include(warning, "updatedInput: Expected { readonly [x: string]: Json }, actual \"ls -la\"")
+      // effect 3 wrote `Expected { readonly [x: string]: Json }`: effect 4 calls a record an object
+      assert.include(warning, "updatedInput: Expected object, actual \"ls -la\"")
       assert.isBelow(warning.length, 300, warning)
 
       const deny = yield* captureWarnings(decideWith({ behavior: "deny" }))

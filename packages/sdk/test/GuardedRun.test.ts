@@ -1,20 +1,20 @@
-import { Telemetry } from "@claude-effect/sdk"
 import { assert, describe, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as fc from "effect/FastCheck"
 import * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
 import * as Metric from "effect/Metric"
-import * as MetricLabel from "effect/MetricLabel"
-import * as Option from "effect/Option"
-import * as TestClock from "effect/TestClock"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
+import * as TestClock from "effect/testing/TestClock"
 import type * as Tracer from "effect/Tracer"
 import * as GuardedRun from "../src/internal/guardedRun.js"
+import * as Telemetry from "../src/Telemetry.js"
 
 // A policy for answers that must be objects with a string `text`; the fallback says why it answered.
 interface Answer {
@@ -23,16 +23,21 @@ interface Answer {
 
 const decisions = Metric.counter("test_guarded_run_decisions_total")
 
+class Greeting extends Context.Service<Greeting, string>()("test/Greeting") {}
+
+const failureOf = (cause: Cause.Cause<unknown> | undefined): string => {
+  const fail = cause?.reasons.length === 1 ? cause.reasons.find(Cause.isFailReason) : undefined
+  return fail !== undefined ? `:${String(fail.error)}` : ""
+}
+
 const policy: GuardedRun.Policy<Answer> = {
   kind: "tool",
   fallsBack: "fell back",
   validate: (answer) =>
     typeof answer === "object" && answer !== null && typeof (answer as { text?: unknown }).text === "string"
-      ? Either.right(answer as Answer)
-      : Either.left(`text: Expected string, actual ${JSON.stringify((answer as { text?: unknown })?.text)}`),
-  fallback: (reason, cause) => ({
-    text: `fallback:${reason}${cause !== undefined && Cause.isFailType(cause) ? `:${String(cause.error)}` : ""}`
-  }),
+      ? Result.succeed(answer as Answer)
+      : Result.fail(`text: Expected string, actual ${JSON.stringify((answer as { text?: unknown })?.text)}`),
+  fallback: (reason, cause) => ({ text: `fallback:${reason}${failureOf(cause)}` }),
   decisionOf: (answer) => answer.text.startsWith("fallback:") ? "fallback" : "answer",
   decisions,
   decisionTag: "site"
@@ -40,18 +45,18 @@ const policy: GuardedRun.Policy<Answer> = {
 
 const call = (
   evaluate: () => Effect.Effect<unknown, unknown>,
-  timeout: Duration.DurationInput = "1 second",
+  timeout: Duration.Input = "1 second",
   span?: Tracer.Span
 ): GuardedRun.Call<never> => ({
   subject: "test handler",
   evaluate,
-  timeout: Duration.decode(timeout),
+  timeout: Duration.fromInputUnsafe(timeout),
   span,
   decisionTagValue: "unit",
   annotations: () => ({ site: "unit" })
 })
 
-const run = (evaluate: () => Effect.Effect<unknown, unknown>, timeout?: Duration.DurationInput) =>
+const run = (evaluate: () => Effect.Effect<unknown, unknown>, timeout?: Duration.Input) =>
   GuardedRun.run(policy, call(evaluate, timeout), GuardedRun.outcome)
 
 const captureLogs = <A>(effect: Effect.Effect<A>) =>
@@ -59,13 +64,13 @@ const captureLogs = <A>(effect: Effect.Effect<A>) =>
     const lines: Array<string> = []
     const logger = Logger.make<unknown, void>(({ cause, message }) => {
       const parts = Array.isArray(message) ? message : [message]
-      lines.push([...parts.map(String), ...(Cause.isEmpty(cause) ? [] : [Cause.pretty(cause)])].join(" "))
+      lines.push([...parts.map(String), ...(cause.reasons.length === 0 ? [] : [Cause.pretty(cause)])].join(" "))
     })
-    const value = yield* effect.pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+    const value = yield* effect.pipe(Effect.provide(Logger.layer([logger])))
     return { value, logs: lines }
   })
 
-const quiet = Effect.provide(Logger.remove(Logger.defaultLogger))
+const quiet = Effect.provide(Logger.layer([]))
 
 describe("GuardedRun.run: exit classification", () => {
   it.effect("a valid answer is sent as it is, with no fallback and no log", () =>
@@ -126,13 +131,13 @@ describe("GuardedRun.run: the deadline", () => {
   it.effect("a handler that outlives its timeout is answered by the fallback at the deadline, and interrupted", () =>
     Effect.gen(function*() {
       const interrupted = yield* Deferred.make<void>()
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         run(() => Effect.onInterrupt(Effect.never, () => Deferred.succeed(interrupted, void 0)), "30 seconds").pipe(
           quiet
         )
       )
       yield* TestClock.adjust("29 seconds")
-      assert.isTrue(Option.isNone(yield* Fiber.poll(fiber)))
+      assert.isUndefined(fiber.pollUnsafe())
       yield* TestClock.adjust("1 second")
       const outcome = yield* Fiber.join(fiber)
       assert.strictEqual(outcome.fallback, "timeout")
@@ -143,7 +148,7 @@ describe("GuardedRun.run: the deadline", () => {
 
   it.effect("a handler that answers before the deadline is not waited past its answer", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         run(() => Effect.as(Effect.sleep("2 seconds"), { text: "late but fine" }), "5 seconds")
       )
       yield* TestClock.adjust("2 seconds")
@@ -154,7 +159,7 @@ describe("GuardedRun.run: the deadline", () => {
 
   it.effect("a handler that ignores interruption is not waited for", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.fork(run(() => Effect.uninterruptible(Effect.never), "5 seconds").pipe(quiet))
+      const fiber = yield* Effect.forkChild(run(() => Effect.uninterruptible(Effect.never), "5 seconds").pipe(quiet))
       yield* TestClock.adjust("5 seconds")
       assert.strictEqual((yield* Fiber.join(fiber)).fallback, "timeout")
     }))
@@ -163,9 +168,9 @@ describe("GuardedRun.run: the deadline", () => {
     Effect.gen(function*() {
       const started = yield* Deferred.make<void>()
       const stopped = yield* Deferred.make<void>()
-      const fiber = yield* Effect.fork(run(() =>
+      const fiber = yield* Effect.forkChild(run(() =>
         Deferred.succeed(started, void 0).pipe(
-          Effect.zipRight(Effect.never),
+          Effect.andThen(Effect.never),
           Effect.onInterrupt(() => Deferred.succeed(stopped, void 0))
         )
       ))
@@ -177,24 +182,24 @@ describe("GuardedRun.run: the deadline", () => {
   it.effect("the timer is the current Clock's: set only when the handler does not answer at once", () =>
     Effect.gen(function*() {
       let sleeps = 0
-      const counting = yield* Effect.clockWith((clock) =>
-        Effect.succeed<Clock.Clock>({
-          [Clock.ClockTypeId]: Clock.ClockTypeId,
-          unsafeCurrentTimeMillis: () => clock.unsafeCurrentTimeMillis(),
-          unsafeCurrentTimeNanos: () => clock.unsafeCurrentTimeNanos(),
-          currentTimeMillis: clock.currentTimeMillis,
-          currentTimeNanos: clock.currentTimeNanos,
-          sleep: (duration) =>
-            Effect.suspend(() => {
-              sleeps++
-              return clock.sleep(duration)
-            })
-        })
-      )
-      const withCounting = <A>(effect: Effect.Effect<A>) => Effect.withClock(effect, counting)
+      const clock = yield* Effect.clockWith((clock) => Effect.succeed(clock))
+      const counting: Clock.Clock = {
+        currentTimeMillisUnsafe: () => clock.currentTimeMillisUnsafe(),
+        currentTimeMillis: clock.currentTimeMillis,
+        currentTimeNanosUnsafe: () => clock.currentTimeNanosUnsafe(),
+        currentTimeNanos: clock.currentTimeNanos,
+        monotonicTimeNanosUnsafe: () => clock.monotonicTimeNanosUnsafe(),
+        monotonicTimeNanos: clock.monotonicTimeNanos,
+        sleep: (duration) =>
+          Effect.suspend(() => {
+            sleeps++
+            return clock.sleep(duration)
+          })
+      }
+      const withCounting = <A>(effect: Effect.Effect<A>) => Effect.provideService(effect, Clock.Clock, counting)
       yield* withCounting(run(() => Effect.succeed({ text: "at once" })))
       assert.strictEqual(sleeps, 0, "a synchronous answer sets no timer")
-      const fiber = yield* Effect.fork(withCounting(run(() => Effect.never, "3 seconds").pipe(quiet)))
+      const fiber = yield* Effect.forkChild(withCounting(run(() => Effect.never, "3 seconds").pipe(quiet)))
       yield* TestClock.adjust("3 seconds")
       assert.strictEqual((yield* Fiber.join(fiber)).fallback, "timeout")
       assert.strictEqual(sleeps, 1, "the deadline slept on the given clock")
@@ -211,7 +216,7 @@ describe("GuardedRun.run: the deadline", () => {
 
   it.effect("an infinite timeout sets no timer and waits for the handler", () =>
     Effect.gen(function*() {
-      const fiber = yield* Effect.fork(
+      const fiber = yield* Effect.forkChild(
         run(() => Effect.as(Effect.sleep("100 days"), { text: "eventually" }), Duration.infinity)
       )
       yield* TestClock.adjust("100 days")
@@ -220,8 +225,8 @@ describe("GuardedRun.run: the deadline", () => {
 })
 
 describe("GuardedRun.run: the record", () => {
-  const count = <T, I, O>(metric: Metric.Metric<T, I, O>, tags: Record<string, string>) =>
-    Metric.value(Metric.taggedWithLabels(metric, Object.entries(tags).map(([k, v]) => MetricLabel.make(k, v))))
+  const count = <I, S>(metric: Metric.Metric<I, S>, tags: Record<string, string>) =>
+    Metric.value(Metric.withAttributes(metric, tags))
 
   it.effect("span attributes, decision, fallback and latency metrics: one record per run", () =>
     Effect.gen(function*() {
@@ -255,62 +260,109 @@ describe("GuardedRun.run: the record", () => {
       )
       assert.strictEqual(outcome.answer.text, span.spanId)
     }))
+
+  it.effect("the handler runs with its own services over the caller's, and logs through the caller's logger", () =>
+    Effect.gen(function*() {
+      const handler = Effect.gen(function*() {
+        const greeting = yield* Greeting
+        yield* Effect.logInfo(`handler sees ${greeting}`)
+        return { text: greeting }
+      })
+      const { logs, value } = yield* captureLogs(
+        GuardedRun.run(
+          policy,
+          {
+            subject: "test handler",
+            evaluate: () => handler,
+            timeout: Duration.seconds(1),
+            context: Context.make(Greeting, "the handler's greeting"),
+            annotations: () => ({})
+          },
+          GuardedRun.outcome
+        ).pipe(Effect.provideService(Greeting, "the caller's greeting"))
+      )
+      assert.strictEqual(value.answer.text, "the handler's greeting")
+      assert.deepStrictEqual(logs, ["handler sees the handler's greeting"])
+    }))
 })
 
+// One of several Arbitraries, each as likely (fast-check's `oneof`; effect's Arbitrary composes it from an index).
+const oneOf = <A>(...arbitraries: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.flatMap(
+    Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: arbitraries.length - 1 }))),
+    (index) => arbitraries[index]
+  )
+
+type Handler = () => Effect.Effect<unknown, unknown>
+
 // Handlers that do not answer: a failure, a defect, a throw before any Effect.
-const failingHandlers = [
-  fc.string().map((error) => () => Effect.fail(error)),
-  fc.string().map((message) => () => Effect.die(message)),
-  fc.string().map((message) => () => {
+const failingHandlers: ReadonlyArray<Arbitrary.Arbitrary<Handler>> = [
+  Arbitrary.map(Arbitrary.schema(Schema.String), (error): Handler => () => Effect.fail(error)),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (message): Handler => () => Effect.die(message)),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (message): Handler => () => {
     throw new Error(message)
   })
 ]
+
+// Any value a handler might answer with: JSON, and what JSON cannot write or reads back otherwise (a BigInt, a
+// Date, an object without a prototype), as fast-check's `anything({ withBigInt, withDate, withNullPrototype })`.
+const anything: Arbitrary.Arbitrary<unknown> = oneOf<unknown>(
+  Arbitrary.schema(Schema.Unknown),
+  Arbitrary.map(Arbitrary.schema(Schema.BigInt), (n) => ({ text: "big", n })),
+  Arbitrary.map(Arbitrary.schema(Schema.Array(Schema.BigInt)), (ns) => [ns]),
+  Arbitrary.schema(Schema.Date),
+  Arbitrary.map(Arbitrary.schema(Schema.Unknown), (value) => Object.assign(Object.create(null), { value })),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (text) => Object.assign(Object.create(null), { text }))
+)
 
 describe("GuardedRun.run: whatever the handler does", () => {
   it.effect.prop(
     "the caller gets the valid answer or the fallback, never a failure, and always JSON it can write",
     [
-      fc.oneof(
-        fc.anything({ withBigInt: true, withNullPrototype: true, withDate: true }).map((answer) => () =>
-          Effect.succeed(answer)
+      oneOf<Handler>(
+        Arbitrary.map(anything, (answer): Handler => () => Effect.succeed(answer)),
+        Arbitrary.map(
+          Arbitrary.filter(Arbitrary.schema(Schema.String), (text) => !text.startsWith("fallback:")),
+          (text): Handler => () => Effect.succeed({ text })
         ),
-        fc.string().filter((text) => !text.startsWith("fallback:")).map((text) => () => Effect.succeed({ text })),
         ...failingHandlers
       )
     ],
     ([evaluate]) =>
       Effect.gen(function*() {
-        const outcome = yield* run(evaluate as () => Effect.Effect<unknown, unknown>).pipe(quiet)
+        const outcome = yield* run(evaluate).pipe(quiet)
         assert.doesNotThrow(() => JSON.stringify(outcome.answer))
         assert.isString(outcome.answer.text)
         assert.strictEqual(outcome.fallback === undefined, outcome.decision === "answer")
         if (outcome.fallback !== undefined) assert.strictEqual(outcome.answer.text.split(":")[1], outcome.fallback)
       }),
-    { fastCheck: { numRuns: 200 } }
+    { arbitrary: { runs: 200 } }
   )
 
   it.effect.prop(
     "an answer the handler made at once (an Exit, no fiber) settles as the same answer made in its fiber",
     [
-      fc.oneof(
-        fc.string().map((text) => () => Effect.succeed(text.startsWith("fallback:") ? { text: "x" } : { text })),
-        fc.anything().map((answer) => () => Effect.succeed(answer)),
-        fc.constant(() => Effect.void),
+      oneOf<Handler>(
+        Arbitrary.map(
+          Arbitrary.schema(Schema.String),
+          (text): Handler => () => Effect.succeed(text.startsWith("fallback:") ? { text: "x" } : { text })
+        ),
+        Arbitrary.map(anything, (answer): Handler => () => Effect.succeed(answer)),
+        Arbitrary.Constant<Handler>(() => Effect.void),
         ...failingHandlers
       )
     ],
-    ([evaluate]) =>
+    ([handler]) =>
       Effect.gen(function*() {
-        const handler = evaluate as () => Effect.Effect<unknown, unknown>
         const atOnce = yield* run(handler).pipe(quiet)
         // The same answer after a yield: made in the handler's fiber, under its deadline.
-        const inFiber = yield* run(() => Effect.flatMap(Effect.yieldNow(), handler)).pipe(quiet)
+        const inFiber = yield* run(() => Effect.flatMap(Effect.yieldNow, handler)).pipe(quiet)
         assert.deepStrictEqual(
           [atOnce.answer, atOnce.decision, atOnce.fallback],
           [inFiber.answer, inFiber.decision, inFiber.fallback]
         )
       }),
-    { fastCheck: { numRuns: 200 } }
+    { arbitrary: { runs: 200 } }
   )
 
   it("jsonProblem says why a value cannot be written, and nothing for one that can", () => {

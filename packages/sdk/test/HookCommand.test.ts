@@ -1,22 +1,31 @@
-import { HookCommand, HookLayer, HookResult } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterAll, assert, describe, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as ChildProcess from "effect/process/ChildProcess"
 import * as Ref from "effect/Ref"
-import { execFile } from "node:child_process"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
 import * as CliLocator from "../src/CliLocator.js"
+import * as HookCommand from "../src/HookCommand.js"
+import * as HookLayer from "../src/HookLayer.js"
+import * as HookResult from "../src/HookResult.js"
+import * as Protocol from "../src/Protocol.js"
 import { hookProgram, launchedHookProgram, removeHookPrograms } from "./fixtures/hook-command-build.js"
 import { agent, checkPolicy, installPolicy } from "./fixtures/hook-command-guide.js"
 import { bashGuard } from "./fixtures/hook-command-layers.js"
-import { bash, harness, Workspace } from "./utils/harness.js"
+import { harness, Workspace } from "./utils/harness.js"
 
 afterAll(removeHookPrograms)
+
+const bash = (command: string) => ScriptedModel.toolUse("Bash", { command, description: "run it" })
 
 // -----------------------------------------------------------------------------
 // Inputs
@@ -126,7 +135,7 @@ describe("HookCommand.respond", () => {
       const meet = (mine: Deferred.Deferred<void>, theirs: Deferred.Deferred<void>, answer: HookResult.HookResult) =>
         HookLayer.preToolUse(
           { matcher: "Bash", timeout: "2 seconds" },
-          () => Effect.zipRight(Deferred.succeed(mine, undefined), Effect.as(Deferred.await(theirs), answer))
+          () => Effect.andThen(Deferred.succeed(mine, undefined), Effect.as(Deferred.await(theirs), answer))
         )
       const together = yield* HookCommand.respond(
         Layer.mergeAll(meet(first, second, HookResult.allow()), meet(second, first, HookResult.ask("check"))),
@@ -274,7 +283,7 @@ describe("HookCommand.respond", () => {
 
   it.effect("a hook layer that fails to build: the fallback, with the failure on stderr", () =>
     Effect.gen(function*() {
-      const broken = Layer.merge(bashGuard, Layer.fail("no config"))
+      const broken = Layer.merge(bashGuard, Layer.effectDiscard(Effect.fail("no config")))
       const outcome = yield* HookCommand.respond(broken, preToolUse("Bash", { command: "ls" }))
       assert.strictEqual(outcome.fallback, "failure")
       assert.strictEqual(outcome.exitCode, 2)
@@ -306,6 +315,71 @@ describe("HookCommand.respond", () => {
       assert.isUndefined(both.fallback)
       assert.strictEqual(both.runs[0]!.fallback, "timeout")
       assert.strictEqual(parse(both).hookSpecificOutput.permissionDecision, "deny")
+    }))
+})
+
+// One of several Arbitraries, each as likely (fast-check's `oneof`).
+const oneOf = <A>(...arbitraries: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.flatMap(
+    Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: arbitraries.length - 1 }))),
+    (index) => arbitraries[index]!
+  )
+
+// Hooks on every tool that do not answer: a failure, a defect, a throw, an answer for another event.
+const failingHook = oneOf<Layer.Layer<never>>(
+  Arbitrary.map(Arbitrary.schema(Schema.String), (error) => HookLayer.preToolUse(() => Effect.fail(error))),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (message) => HookLayer.preToolUse(() => Effect.die(message))),
+  Arbitrary.map(Arbitrary.schema(Schema.String), (message) =>
+    HookLayer.preToolUse(() => {
+      throw new Error(message)
+    })),
+  Arbitrary.map(
+    Arbitrary.schema(Schema.Unknown),
+    (garbage) => HookLayer.preToolUse(() => Effect.succeed(HookResult.output({ hookSpecificOutput: garbage } as never)))
+  )
+)
+
+describe("HookCommand.respond: fail closed, whatever comes in", () => {
+  it.effect.prop(
+    "any stdin a PreToolUse program cannot read is a deny with exit 2, never an answer of its hooks",
+    [Schema.String],
+    ([stdin]) =>
+      Effect.map(HookCommand.respond(bashGuard, stdin), (outcome) => {
+        assert.strictEqual(outcome.exitCode, 2)
+        assert.strictEqual(outcome.fallback, "invalid_input")
+        assert.strictEqual(parse(outcome).hookSpecificOutput.permissionDecision, "deny")
+        assert.deepStrictEqual(outcome.runs, [])
+      }),
+    { arbitrary: { runs: 200 } }
+  )
+
+  it.effect.prop(
+    "any PreToolUse input the CLI could send, with a hook that fails, dies, throws or answers garbage: deny, exit 2",
+    [Arbitrary.schema(Protocol.PreToolUseHookInput), failingHook],
+    ([input, hook]) =>
+      Effect.map(
+        HookCommand.respond(
+          Layer.mergeAll(hook, HookLayer.preToolUse(() => Effect.succeed(HookResult.allow()))),
+          JSON.stringify(Schema.encodeSync(Protocol.PreToolUseHookInput)(input))
+        ).pipe(Effect.provide(Logger.layer([]))),
+        (outcome) => {
+          assert.strictEqual(outcome.exitCode, 2, outcome.stderr)
+          assert.strictEqual(parse(outcome).hookSpecificOutput.permissionDecision, "deny")
+          assert.isDefined(outcome.runs[0]!.fallback)
+          assert.include(outcome.stderr, "fell back")
+        }
+      ),
+    { arbitrary: { runs: 200 } }
+  )
+
+  it.effect("only the hooks of the program's layers answer, not hook layers the caller runs under", () =>
+    Effect.gen(function*() {
+      const outcome = yield* HookCommand.respond(bashGuard, preToolUse("Bash", { command: "ls" })).pipe(
+        Effect.provide(decide("deny", "the caller's hook"))
+      )
+      assert.strictEqual(outcome.exitCode, 0)
+      assert.strictEqual(outcome.stdout, "{}\n")
+      assert.deepStrictEqual(outcome.runs.map((run) => run.name), ["bash-guard"])
     }))
 })
 
@@ -454,28 +528,36 @@ describe("HookCommand.run", () => {
 // -----------------------------------------------------------------------------
 
 interface ProcessResult {
-  readonly status: number | null
+  readonly status: number
   readonly stdout: string
   readonly stderr: string
 }
 
+/** Runs a process to its end with `effect/process`: its whole stdin, its output, its exit code; killed (with its group) past 60 s. */
 const runProcess = (file: string, args: ReadonlyArray<string>, options: {
   readonly input?: string
   readonly cwd?: string
   readonly env?: Record<string, string>
-  readonly timeout?: number
-}) =>
-  Effect.async<ProcessResult>((resume) => {
-    const child = execFile(file, args, {
+}): Effect.Effect<ProcessResult> =>
+  Effect.gen(function*() {
+    const proc = yield* ChildProcess.make(file, args, {
       cwd: options.cwd,
-      env: { ...process.env, ...options.env },
-      encoding: "utf8",
-      timeout: options.timeout ?? 60_000,
-      maxBuffer: 64 * 1024 * 1024
-    }, (_error, stdout, stderr) => resume(Effect.succeed({ status: child.exitCode, stdout, stderr })))
-    child.stdin?.end(options.input ?? "")
-    return Effect.sync(() => child.kill("SIGKILL"))
-  })
+      env: options.env ?? {},
+      extendEnv: true,
+      stdin: Stream.make(options.input ?? "").pipe(Stream.encodeText),
+      killSignal: "SIGKILL"
+    })
+    const [stdout, stderr] = yield* Effect.all(
+      [Stream.mkString(Stream.decodeText(proc.stdout)), Stream.mkString(Stream.decodeText(proc.stderr))],
+      { concurrency: 2 }
+    )
+    return { status: yield* proc.exitCode, stdout, stderr }
+  }).pipe(
+    Effect.scoped,
+    Effect.timeout("60 seconds"),
+    Effect.provide(NodeServices.layer),
+    Effect.orDie
+  )
 
 const runHookProgram = (input: string, mode?: string) =>
   Effect.flatMap(
@@ -624,7 +706,7 @@ const onCli = <A, E, R>(script: ReadonlyArray<ScriptedModel.Step>, test: Effect.
   test.pipe(
     Effect.scoped,
     Effect.provide(ScriptedModel.layerNode(script, { env: { CLAUDE_CODE_MAX_RETRIES: "2" } })),
-    Effect.provide(NodeContext.layer)
+    Effect.provide(NodeServices.layer)
   )
 
 describe("a command hook on the real CLI (claude -p, no SDK)", () => {
@@ -712,7 +794,7 @@ describe("one hook set, two deployments (the guide's code)", () => {
       const workspace = yield* Workspace
       const messages = yield* agent
       assert.isFalse(workspace.exists("forbidden.txt"))
-      assert.include(JSON.stringify([...messages]), "touches something forbidden")
+      assert.include(JSON.stringify(messages), "touches something forbidden")
     }).pipe(Effect.provide(harness([bash("touch forbidden.txt"), ScriptedModel.text("ok")]))))
 
   it.effect("the guide's respond and install examples", () =>
@@ -725,5 +807,5 @@ describe("one hook set, two deployments (the guide's code)", () => {
       assert.isFalse(result.written)
       assert.include(result.diff, "+++ b/.claude/settings.json")
       Fs.rmSync(cwd, { recursive: true, force: true })
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 })

@@ -1,19 +1,21 @@
-import { HookCommand } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
-import { assert, describe, layer } from "@effect/vitest"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { assert, describe, it, layer } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
 import * as ConfigProvider from "effect/ConfigProvider"
-import type * as Console from "effect/Console"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "effect/FastCheck"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
-import { execFile } from "node:child_process"
+import * as Path from "effect/Path"
+import * as ChildProcess from "effect/process/ChildProcess"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
-import { cli, parseArgs } from "../src/internal/hookCommandCli.js"
+import * as HookCommand from "../src/HookCommand.js"
+import { cli } from "../src/internal/hookCommandCli.js"
 import { afterText, editText, merge, styleOf, unifiedDiff } from "../src/internal/hookCommandInstall.js"
 
 const tempDir = Effect.acquireRelease(
@@ -55,8 +57,8 @@ const existing = `{
 }
 `
 
-layer(NodeContext.layer)("HookCommand.install", (it) => {
-  it.scoped("creates the file (and .claude/) with the entry, default timeout 60 s", () =>
+layer(NodeServices.layer)("HookCommand.install", (it) => {
+  it.effect("creates the file (and .claude/) with the entry, default timeout 60 s", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       const result = yield* HookCommand.install(guard(cwd))
@@ -75,7 +77,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.isTrue(result.diff.startsWith("--- /dev/null\n+++ b/.claude/settings.json\n@@ -0,0 +1,16 @@\n"))
     }))
 
-  it.scoped("is idempotent: the same event, matcher and command is the same entry; the file is not rewritten", () =>
+  it.effect("is idempotent: the same event, matcher and command is the same entry; the file is not rewritten", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       yield* HookCommand.install(guard(cwd, { timeout: "30 seconds" }))
@@ -95,7 +97,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.strictEqual(same.status, "unchanged")
     }))
 
-  it.scoped("keeps every other key, hook and their order; joins the group with the same matcher", () =>
+  it.effect("keeps every other key, hook and their order; joins the group with the same matcher", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, existing)
@@ -124,7 +126,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       ])
     }))
 
-  it.scoped("a new timeout updates the entry in place", () =>
+  it.effect("a new timeout updates the entry in place", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, existing)
@@ -136,7 +138,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       )
     }))
 
-  it.scoped("edits the text in one place: every other byte of the file stays as it was", () =>
+  it.effect("edits the text in one place: every other byte of the file stays as it was", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, existing)
@@ -156,7 +158,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       )
     }))
 
-  it.scoped("keeps the indentation, the line ends and the final newline (or its absence)", () =>
+  it.effect("keeps the indentation, the line ends and the final newline (or its absence)", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, "{\n\t\"model\": \"opus\"\n}")
@@ -172,7 +174,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.notMatch(crlf, /[^\r]\n/)
     }))
 
-  it.scoped("dry run: the diff, and nothing written", () =>
+  it.effect("dry run: the diff, and nothing written", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, existing)
@@ -204,7 +206,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.include(none.diff, "--- /dev/null")
     }))
 
-  it.scoped("writes atomically: no temp file left, mode kept, a symlinked file updated through its link", () =>
+  it.effect("writes atomically: no temp file left, mode kept, a symlinked file updated through its link", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, existing)
@@ -222,19 +224,19 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.strictEqual(JSON.parse(Fs.readFileSync(shared, "utf8")).hooks.PreToolUse.length, 1)
     }))
 
-  it.scoped("a failed write leaves the file as it was, and no temp file", () =>
+  it.effect("a failed write leaves the file as it was, and no temp file", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       writeSettings(cwd, existing)
       const failingRename = Layer.effect(
         FileSystem.FileSystem,
-        Effect.map(FileSystem.FileSystem, (fs) => ({
+        Effect.map(Effect.service(FileSystem.FileSystem), (fs) => ({
           ...fs,
           rename: () => Effect.die(new Error("disk full"))
         }))
-      ).pipe(Layer.provide(NodeContext.layer))
+      ).pipe(Layer.provide(NodeServices.layer))
       const exit = yield* HookCommand.install(guard(cwd)).pipe(
-        Effect.catchAllDefect((defect) => Effect.fail(defect)),
+        Effect.catchDefect((defect) => Effect.fail(defect)),
         Effect.provide(failingRename),
         Effect.exit
       )
@@ -243,7 +245,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.deepStrictEqual(Fs.readdirSync(NodePath.join(cwd, ".claude")), ["settings.json"])
     }))
 
-  it.scoped("refuses settings it cannot read as JSON, and leaves them alone", () =>
+  it.effect("refuses settings it cannot read as JSON, and leaves them alone", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       for (const text of ["{ \"model\": ", "[1, 2]", "{\"hooks\": []}", "{\"hooks\": {\"PreToolUse\": {}}}"]) {
@@ -260,12 +262,13 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.strictEqual((yield* HookCommand.install(guard(cwd))).status, "added")
     }))
 
-  it.scoped("refuses bad options", () =>
+  it.effect("refuses bad options", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       const bad: ReadonlyArray<Partial<HookCommand.InstallOptions>> = [
         { command: "  " },
-        { event: "PreToolUsed" as any },
+        // @ts-expect-error not a hook event
+        { event: "PreToolUsed" },
         { timeout: "-1 seconds" },
         { timeout: Infinity }
       ]
@@ -285,7 +288,7 @@ layer(NodeContext.layer)("HookCommand.install", (it) => {
       assert.strictEqual(yield* HookCommand.settingsPath("/etc/x.json", "/p"), "/etc/x.json")
       const withEnv = (env: Record<string, string>) =>
         HookCommand.settingsPath("user").pipe(
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+          Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromUnknown(env))
         )
       assert.strictEqual(yield* withEnv({ CLAUDE_CONFIG_DIR: "/cfg", HOME: "/h" }), "/cfg/settings.json")
       assert.strictEqual(yield* withEnv({ HOME: "/h" }), "/h/.claude/settings.json")
@@ -297,132 +300,140 @@ describe("unifiedDiff", () => {
   const lines = (n: number) => Array.from({ length: n }, (_, i) => `line ${i + 1}`)
   const text = (xs: ReadonlyArray<string>) => xs.join("\n") + "\n"
 
-  layer(Layer.empty)((it) => {
-    it("nothing for equal texts; separate hunks for distant changes, one for near ones", () => {
-      assert.strictEqual(unifiedDiff("f", "a\n", "a\n"), "")
-      const before = lines(20)
-      const after = [...before]
-      after[1] = "changed 2"
-      after[17] = "changed 18"
-      assert.strictEqual(
-        unifiedDiff("f", text(before), text(after)),
-        [
-          "--- a/f",
-          "+++ b/f",
-          "@@ -1,5 +1,5 @@",
-          " line 1",
-          "-line 2",
-          "+changed 2",
-          " line 3",
-          " line 4",
-          " line 5",
-          "@@ -15,6 +15,6 @@",
-          " line 15",
-          " line 16",
-          " line 17",
-          "-line 18",
-          "+changed 18",
-          " line 19",
-          " line 20",
-          ""
-        ].join("\n")
-      )
-      const near = [...before]
-      near[5] = "x"
-      near[10] = "y"
-      assert.strictEqual(unifiedDiff("f", text(before), text(near)).match(/^@@/gm)?.length, 1)
-    })
+  it("nothing for equal texts; separate hunks for distant changes, one for near ones", () => {
+    assert.strictEqual(unifiedDiff("f", "a\n", "a\n"), "")
+    const before = lines(20)
+    const after = [...before]
+    after[1] = "changed 2"
+    after[17] = "changed 18"
+    assert.strictEqual(
+      unifiedDiff("f", text(before), text(after)),
+      [
+        "--- a/f",
+        "+++ b/f",
+        "@@ -1,5 +1,5 @@",
+        " line 1",
+        "-line 2",
+        "+changed 2",
+        " line 3",
+        " line 4",
+        " line 5",
+        "@@ -15,6 +15,6 @@",
+        " line 15",
+        " line 16",
+        " line 17",
+        "-line 18",
+        "+changed 18",
+        " line 19",
+        " line 20",
+        ""
+      ].join("\n")
+    )
+    const near = [...before]
+    near[5] = "x"
+    near[10] = "y"
+    assert.strictEqual(unifiedDiff("f", text(before), text(near)).match(/^@@/gm)?.length, 1)
   })
 })
+
+// One of several Arbitraries, each as likely (fast-check's `oneof`).
+const oneOf = <A>(...arbitraries: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
+  Arbitrary.flatMap(
+    Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: arbitraries.length - 1 }))),
+    (index) => arbitraries[index]!
+  )
+
+// fast-check's `constantFrom`.
+const constantFrom = <const A extends ReadonlyArray<string | number>>(...values: A): Arbitrary.Arbitrary<A[number]> =>
+  oneOf<A[number]>(...values.map((value) => Arbitrary.Constant(value)))
 
 describe("the text edit", () => {
-  const hookArb = FastCheck.record({
-    type: FastCheck.constant("command"),
-    command: FastCheck.constantFrom("a", "b", "node x.mjs"),
-    timeout: FastCheck.constantFrom(5, 60)
+  const hookArb = Arbitrary.all({
+    type: Arbitrary.Constant("command"),
+    command: constantFrom("a", "b", "node x.mjs"),
+    timeout: constantFrom(5, 60)
   })
-  const groupArb = FastCheck.record(
-    { matcher: FastCheck.constantFrom("Bash", "Write", ""), hooks: FastCheck.array(hookArb, { maxLength: 3 }) },
-    { requiredKeys: ["hooks"] }
+  const groupArb = Arbitrary.map(
+    Arbitrary.all({
+      matcher: oneOf<string | undefined>(constantFrom("Bash", "Write", ""), Arbitrary.Constant(undefined)),
+      hooks: Arbitrary.array(hookArb, { maxLength: 3 })
+    }),
+    ({ hooks, matcher }) => (matcher === undefined ? { hooks } : { matcher, hooks })
   )
-  const settingsArb = FastCheck.tuple(
-    FastCheck.dictionary(FastCheck.string({ maxLength: 6 }), FastCheck.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
-    FastCheck.option(
-      FastCheck.dictionary(
-        FastCheck.constantFrom("PreToolUse", "Stop", "PostToolUse"),
-        FastCheck.array(groupArb, { maxLength: 3 })
-      )
-    )
-  ).map(([rest, hooks]) => {
-    const { hooks: _, ...others } = rest
-    return hooks === null ? others : { ...others, hooks }
-  })
+  // Up to 4 keys of up to 6 characters, any JSON under them (fast-check's dictionary of `jsonValue`).
+  const othersArb = Arbitrary.map(
+    Arbitrary.schema(Schema.Record(Schema.String.check(Schema.isMaxLength(6)), Schema.Json)),
+    (record) => Object.fromEntries(Object.entries(record).filter(([key]) => key !== "hooks").slice(0, 4))
+  )
+  const hooksArb = Arbitrary.map(
+    Arbitrary.array(
+      Arbitrary.all([constantFrom("PreToolUse", "Stop", "PostToolUse"), Arbitrary.array(groupArb, { maxLength: 3 })]),
+      { maxLength: 3 }
+    ),
+    (entries) => Object.fromEntries(entries)
+  )
+  const settingsArb = Arbitrary.map(
+    Arbitrary.all([othersArb, oneOf<Record<string, unknown> | undefined>(hooksArb, Arbitrary.Constant(undefined))]),
+    ([others, hooks]) => (hooks === undefined ? others : { ...others, hooks })
+  )
 
-  layer(Layer.empty)((it) => {
-    it.prop(
-      "any settings, any formatting: one edit in place, the merge's result, and idempotent",
-      {
-        settings: settingsArb,
-        indent: FastCheck.constantFrom(0, 2, 4, "\t"),
-        crlf: FastCheck.boolean(),
-        event: FastCheck.constantFrom("PreToolUse", "Stop"),
-        matcher: FastCheck.constantFrom("Bash", "Write", undefined),
-        command: FastCheck.constantFrom("a", "b", "node x.mjs"),
-        timeout: FastCheck.constantFrom(undefined, 5, 60)
-      },
-      ({ command, crlf, event, indent, matcher, settings, timeout }) => {
-        const plain = JSON.stringify(settings, null, indent) + "\n"
-        const text = crlf ? plain.replace(/\n/g, "\r\n") : plain
-        const entry = { event, matcher, command, timeout }
-        const merged = merge(JSON.parse(text), entry)
-        assert.strictEqual(merged._tag, "Merged")
-        if (merged._tag !== "Merged") return
-        const after = afterText(text, merged.settings, merged.edit)
-        assert.strictEqual(JSON.stringify(JSON.parse(after)), JSON.stringify(merged.settings))
-        if (merged.edit !== undefined) {
-          // The text edit itself gave that result (no fallback to a full rewrite)...
-          assert.strictEqual(after, editText(text, merged.edit, styleOf(text)))
-          // ...and changed one line at most.
-          const removed = unifiedDiff("f", text, after).split("\n").filter((l) =>
-            l.startsWith("-") && !l.startsWith("---")
-          )
-          assert.isAtMost(removed.length, 1)
-          if (crlf) assert.notMatch(after, /[^\r]\n/)
-        }
-        const again = merge(JSON.parse(after), entry)
-        assert.strictEqual(again._tag === "Merged" && again.status, "unchanged")
-      },
-      { fastCheck: { numRuns: 300 } }
-    )
-  })
+  it.prop(
+    "any settings, any formatting: one edit in place, the merge's result, and idempotent",
+    {
+      settings: settingsArb,
+      indent: constantFrom(0, 2, 4, "\t"),
+      crlf: Schema.Boolean,
+      event: constantFrom("PreToolUse", "Stop"),
+      matcher: oneOf<string | undefined>(constantFrom("Bash", "Write"), Arbitrary.Constant(undefined)),
+      command: constantFrom("a", "b", "node x.mjs"),
+      timeout: oneOf<number | undefined>(Arbitrary.Constant(undefined), constantFrom(5, 60))
+    },
+    ({ command, crlf, event, indent, matcher, settings, timeout }) => {
+      const plain = JSON.stringify(settings, null, indent) + "\n"
+      const text = crlf ? plain.replace(/\n/g, "\r\n") : plain
+      const entry = { event, matcher, command, timeout }
+      const merged = merge(JSON.parse(text), entry)
+      assert.strictEqual(merged._tag, "Merged")
+      if (merged._tag !== "Merged") return
+      const after = afterText(text, merged.settings, merged.edit)
+      assert.strictEqual(JSON.stringify(JSON.parse(after)), JSON.stringify(merged.settings))
+      if (merged.edit !== undefined) {
+        // The text edit itself gave that result (no fallback to a full rewrite)...
+        assert.strictEqual(after, editText(text, merged.edit, styleOf(text)))
+        // ...and changed one line at most.
+        const removed = unifiedDiff("f", text, after).split("\n").filter((l) =>
+          l.startsWith("-") && !l.startsWith("---")
+        )
+        assert.isAtMost(removed.length, 1)
+        if (crlf) assert.notMatch(after, /[^\r]\n/)
+      }
+      const again = merge(JSON.parse(after), entry)
+      assert.strictEqual(again._tag === "Merged" && again.status, "unchanged")
+    },
+    { arbitrary: { runs: 300 } }
+  )
 })
 
-const captureConsole = () => {
-  const out: Array<string> = []
-  const err: Array<string> = []
-  const console = {
-    log: (...args: ReadonlyArray<unknown>) => Effect.sync(() => void out.push(args.join(" "))),
-    error: (...args: ReadonlyArray<unknown>) => Effect.sync(() => void err.push(args.join(" ")))
-  } as unknown as Console.Console
-  return { console, out, err }
-}
+// What the command line prints, line by line: effect 4's Console is a Reference.
+const captured = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const out: Array<string> = []
+    const err: Array<string> = []
+    const value = yield* effect.pipe(
+      Effect.provideService(Console.Console, {
+        ...globalThis.console,
+        log: (...args: ReadonlyArray<unknown>) => void out.push(args.join(" ")),
+        error: (...args: ReadonlyArray<unknown>) => void err.push(args.join(" "))
+      })
+    )
+    return { value, out: out.join("\n"), err: err.join("\n") }
+  })
 
-layer(NodeContext.layer)("claude-effect-hooks", (it) => {
-  it("parses its arguments", () => {
-    assert.deepStrictEqual(parseArgs([]), { _tag: "Help" })
-    assert.deepStrictEqual(parseArgs(["install", "--help"]), { _tag: "Help" })
-    assert.deepStrictEqual(parseArgs(["remove"]), { _tag: "Usage", problem: "unknown command \"remove\"" })
-    assert.deepStrictEqual(parseArgs(["install", "--command", "x"]), { _tag: "Usage", problem: "--event is required" })
-    assert.deepStrictEqual(parseArgs(["install", "--event", "Stop", "--command"]), {
-      _tag: "Usage",
-      problem: "--command needs a value"
-    })
-    assert.deepStrictEqual(parseArgs(["install", "--event=Stop", "--command=x", "--timeout", "soon"]), {
-      _tag: "Usage",
-      problem: "--timeout must be a positive number of seconds, not \"soon\""
-    })
-    assert.deepStrictEqual(
-      parseArgs([
+layer(NodeServices.layer)("claude-effect-hooks (effect/cli)", (it) => {
+  it.effect("every flag reaches install: --flag=value and --flag value, --dry-run writes nothing", () =>
+    Effect.gen(function*() {
+      const cwd = yield* tempDir
+      const run = yield* captured(cli([
         "install",
         "--event",
         "PreToolUse",
@@ -434,72 +445,98 @@ layer(NodeContext.layer)("claude-effect-hooks", (it) => {
         "--settings",
         "local",
         "--cwd",
-        "/p",
+        cwd,
         "--dry-run"
-      ]),
-      {
-        _tag: "Install",
-        options: {
-          settings: "local",
-          event: "PreToolUse",
-          command: "node g.mjs --flag=1",
-          matcher: "Bash",
-          timeout: "45 seconds",
-          cwd: "/p",
-          dryRun: true
-        }
-      }
-    )
-  })
+      ]))
+      assert.strictEqual(run.value, 0, run.err)
+      assert.include(run.out, "+++ b/.claude/settings.local.json")
+      assert.include(run.out, `+        "matcher": "Bash",`)
+      assert.include(run.out, `"command": "node g.mjs --flag=1",`)
+      assert.include(run.out, `"timeout": 45`)
+      assert.include(run.err, "Dry run: the PreToolUse (Bash) hook would be added to")
+      assert.isFalse(Fs.existsSync(NodePath.join(cwd, ".claude")))
+    }))
 
-  it.scoped("prints the diff on stdout, what it did on stderr; exit codes 0, 1, 2", () =>
+  it.effect("prints the diff on stdout, what it did on stderr; exit codes 0, 1, 2", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       const args = ["install", "--cwd", cwd, "--event", "PreToolUse", "--matcher", "Bash", "--command", "node g.mjs"]
-      const first = captureConsole()
-      assert.strictEqual(yield* Effect.withConsole(cli(args), first.console), 0)
-      assert.include(first.out.join("\n"), "+++ b/.claude/settings.json")
-      assert.include(first.err.join("\n"), "was added to")
-      const second = captureConsole()
-      assert.strictEqual(yield* Effect.withConsole(cli(args), second.console), 0)
-      assert.deepStrictEqual(second.out, [])
-      assert.include(second.err.join("\n"), "already in")
-      const bad = captureConsole()
+      const first = yield* captured(cli(args))
+      assert.strictEqual(first.value, 0)
+      assert.include(first.out, "+++ b/.claude/settings.json")
+      assert.include(first.err, "was added to")
+      const second = yield* captured(cli(args))
+      assert.strictEqual(second.value, 0)
+      assert.strictEqual(second.out, "")
+      assert.include(second.err, "already in")
       writeSettings(cwd, "not json")
-      assert.strictEqual(yield* Effect.withConsole(cli(args), bad.console), 1)
-      assert.include(bad.err.join("\n"), "not JSON")
-      const usage = captureConsole()
-      assert.strictEqual(yield* Effect.withConsole(cli(["install"]), usage.console), 2)
-      assert.include(usage.err.join("\n"), "Usage: claude-effect-hooks install")
+      const bad = yield* captured(cli(args))
+      assert.strictEqual(bad.value, 1)
+      assert.include(bad.err, "claude-effect-hooks: the settings file is not JSON")
+      assert.strictEqual(Fs.readFileSync(settingsFile(cwd), "utf8"), "not json")
     }))
 
-  it.scoped("the bin runs in the workspace", () =>
+  it.effect("bad usage: exit 2, the problem on stderr, nothing written", () =>
+    Effect.gen(function*() {
+      const cwd = yield* tempDir
+      const usage = (args: ReadonlyArray<string>) => captured(cli(["install", "--cwd", cwd, ...args]))
+      const noEvent = yield* usage(["--command", "x"])
+      assert.strictEqual(noEvent.value, 2)
+      assert.include(noEvent.err, "event")
+      const noCommand = yield* usage(["--event", "Stop"])
+      assert.strictEqual(noCommand.value, 2)
+      assert.include(noCommand.err, "command")
+      const badEvent = yield* usage(["--event", "PreToolUsed", "--command", "x"])
+      assert.strictEqual(badEvent.value, 2)
+      assert.include(badEvent.err, "PreToolUsed")
+      const badTimeout = yield* usage(["--event", "Stop", "--command", "x", "--timeout", "soon"])
+      assert.strictEqual(badTimeout.value, 2)
+      assert.include(badTimeout.err, "soon")
+      const unknown = yield* captured(cli(["remove"]))
+      assert.strictEqual(unknown.value, 2)
+      // A timeout that parses but is not positive is install's own refusal: exit 1.
+      const zero = yield* usage(["--event", "Stop", "--command", "x", "--timeout", "0"])
+      assert.strictEqual(zero.value, 1)
+      assert.include(zero.err, "is not a positive duration")
+      assert.isFalse(Fs.existsSync(NodePath.join(cwd, ".claude")))
+    }))
+
+  it.effect("--help: the flags and the events, exit 0", () =>
+    Effect.gen(function*() {
+      const help = yield* captured(cli(["install", "--help"]))
+      assert.strictEqual(help.value, 0)
+      for (const flag of ["--event", "--command", "--matcher", "--settings", "--timeout", "--cwd", "--dry-run"]) {
+        assert.include(help.out, flag)
+      }
+      assert.include(help.out, "PermissionRequest")
+    }))
+})
+
+describe("claude-effect-hooks (bin/claude-effect-hooks.mjs)", () => {
+  it.live("the bin runs in the workspace", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir
       const bin = fileURLToPath(new URL("../bin/claude-effect-hooks.mjs", import.meta.url))
-      const result = yield* Effect.async<{ status: number | null; stdout: string; stderr: string }>((resume) => {
-        const child = execFile(
-          process.execPath,
-          [
-            bin,
-            "install",
-            "--cwd",
-            cwd,
-            "--event",
-            "PreToolUse",
-            "--matcher",
-            "Bash",
-            "--command",
-            "node g.mjs",
-            "--dry-run"
-          ],
-          { encoding: "utf8", timeout: 60_000 },
-          (_e, stdout, stderr) => resume(Effect.succeed({ status: child.exitCode, stdout, stderr }))
-        )
-      })
-      assert.strictEqual(result.status, 0, result.stderr)
-      assert.include(result.stdout, "+++ b/.claude/settings.json")
-      assert.include(result.stderr, "Dry run")
+      const proc = yield* ChildProcess.make(process.execPath, [
+        bin,
+        "install",
+        "--cwd",
+        cwd,
+        "--event",
+        "PreToolUse",
+        "--matcher",
+        "Bash",
+        "--command",
+        "node g.mjs",
+        "--dry-run"
+      ], { killSignal: "SIGKILL" })
+      const [stdout, stderr] = yield* Effect.all(
+        [Stream.mkString(Stream.decodeText(proc.stdout)), Stream.mkString(Stream.decodeText(proc.stderr))],
+        { concurrency: 2 }
+      )
+      assert.strictEqual(yield* proc.exitCode, 0, stderr)
+      assert.include(stdout, "+++ b/.claude/settings.json")
+      assert.include(stderr, "Dry run")
       assert.isFalse(Fs.existsSync(NodePath.join(cwd, ".claude")))
-    }), 60_000)
+    }).pipe(Effect.scoped, Effect.timeout("60 seconds"), Effect.provide(NodeServices.layer)), 60_000)
 })

@@ -5,19 +5,8 @@
  * exist, what the permission gate was asked. docs/hooks.md states these
  * behaviours; this file keeps them true.
  */
-import {
-  ClaudeCode,
-  HookLayer,
-  HookResult,
-  McpServer,
-  McpTool,
-  PermissionGate,
-  PermissionResult,
-  Protocol
-} from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
@@ -27,10 +16,19 @@ import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
+import {
+  ClaudeCode,
+  HookLayer,
+  HookResult,
+  McpServer,
+  McpTool,
+  PermissionGate,
+  PermissionResult,
+  Protocol
+} from "../src/index.js"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
 const runQuery = (prompt: string, options: Parameters<typeof ClaudeCode.query>[1] = {}) =>
   collect(ClaudeCode.query(prompt, options))
@@ -77,7 +75,7 @@ const recorder = <Event extends Protocol.HookEvent>(
       layer: HookLayer.make(event, options, (input) =>
         Ref.modify(inputs, (all) =>
           [answer(input, all.length), [...all, input]] as const).pipe(
-            Effect.zipLeft(Deferred.succeed(first, void 0))
+            Effect.tap(Deferred.succeed(first, void 0))
           )),
       inputs: Ref.get(inputs),
       called: Deferred.await(first)
@@ -94,7 +92,7 @@ const recordingGate = (
   Effect.map(Ref.make<ReadonlyArray<Protocol.CanUseToolRequest>>([]), (asked) => ({
     layer: PermissionGate.layer((request) =>
       Ref.update(asked, (all) => [...all, request]).pipe(
-        Effect.zipRight(options.until ?? Effect.void),
+        Effect.andThen(options.until ?? Effect.void),
         Effect.as(options.answer ?? PermissionResult.allow())
       )
     ),
@@ -781,12 +779,12 @@ describe("control_cancel_request on the real CLI", () => {
         { matcher: "Bash", timeout: "5 minutes" },
         () =>
           Deferred.succeed(started, void 0).pipe(
-            Effect.zipRight(Effect.never),
+            Effect.andThen(Effect.never),
             Effect.onInterrupt(() => Deferred.succeed(finalized, void 0))
           )
       )
       const session = yield* ClaudeCode.session({ allowedTools: ["Bash"] }).pipe(Effect.provide(stuck))
-      const turn = yield* Effect.fork(collect(session.turn("go")))
+      const turn = yield* Effect.forkChild(collect(session.turn("go")))
       yield* Deferred.await(started)
       yield* session.interrupt
       yield* Deferred.await(finalized).pipe(Effect.timeout("5 seconds"))

@@ -1,19 +1,34 @@
-import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Ref from "effect/Ref"
 import * as Stream from "effect/Stream"
+import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, Protocol } from "../src/index.js"
 import { bash, harness, Logs, Workspace } from "./utils/harness.js"
 
 const runQuery = (prompt: string, options: Parameters<typeof ClaudeCode.query>[1] = {}) =>
-  ClaudeCode.query(prompt, options).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+  ClaudeCode.query(prompt, options).pipe(Stream.runCollect)
 
-const resultOf = (messages: ReadonlyArray<any>) => messages.find((m) => m.type === "result")
+const resultOf = (messages: ReadonlyArray<Protocol.Message>) => {
+  const result = messages.find(Protocol.isResultMessage)
+  assert.isDefined(result, "the turn has a result")
+  return result!
+}
+
+/** The text of a successful result (an error result has none). */
+const resultText = (messages: ReadonlyArray<Protocol.Message>) => {
+  const result = resultOf(messages)
+  return Protocol.isResultSuccess(result) ? result.result : `<${result.subtype}>`
+}
+
+const warnings = Effect.map(Effect.service(Logs), (logs) => logs.filter((entry) => entry.level === "Warn"))
+
+/** The `command` of a Bash tool input. */
+const commandOf = (toolInput: unknown): string =>
+  typeof toolInput === "object" && toolInput !== null && "command" in toolInput ? String(toolInput.command) : ""
 
 const allowAll = PermissionGate.layer(() => Effect.succeed(PermissionResult.allow()))
 
@@ -26,7 +41,7 @@ describe("hooks on the real CLI", () => {
           allowAll,
           HookLayer.preToolUse({ matcher: "Bash" }, (input) =>
             Effect.succeed(
-              String((input.tool_input as any).command).includes("touch")
+              commandOf(input.tool_input).includes("touch")
                 ? HookResult.deny("touching files is not allowed here")
                 : HookResult.empty
             ))
@@ -71,13 +86,13 @@ describe("hooks on the real CLI", () => {
           allowAll,
           HookLayer.preToolUse(
             { matcher: "Bash", name: "garbage" },
-            () => Effect.succeed({ hookSpecificOutput: { hookEventName: "PostToolUse", nonsense: 42 } } as any)
+            () => Effect.succeed({ hookSpecificOutput: { hookEventName: "PostToolUse", nonsense: 42 } })
           )
         ))
       )
       assert.isFalse(workspace.exists("first.txt"))
       assert.isFalse(workspace.exists("second.txt"))
-      const logs = (yield* Logs).filter((entry) => entry.level === "WARN")
+      const logs = yield* warnings
       assert.isTrue(
         logs.some((entry) => entry.message.includes("failing") && entry.message.includes("policy store down"))
       )
@@ -92,7 +107,7 @@ describe("hooks on the real CLI", () => {
       // The gate is slow, so the PermissionRequest hook's (fallback) answer is the one the CLI takes.
       const slowGate = PermissionGate.layer(() =>
         Ref.update(gateAsked, (n) => n + 1).pipe(
-          Effect.zipRight(Effect.sleep("3 seconds")),
+          Effect.andThen(Effect.sleep("3 seconds")),
           Effect.as(PermissionResult.allow())
         )
       )
@@ -106,8 +121,7 @@ describe("hooks on the real CLI", () => {
       assert.isFalse(workspace.exists("perm.txt"))
       // the gate was asked too, and would have allowed: the hook's fallback deny is what decided
       assert.strictEqual(yield* Ref.get(gateAsked), 1)
-      const result = resultOf(messages)
-      assert.strictEqual(result.subtype, "success")
+      assert.strictEqual(resultOf(messages).subtype, "success")
       const last = yield* ScriptedModel.lastTurnRequest
       assert.isTrue(last.includes("failing closed"))
     }).pipe(Effect.provide(harness([bash("touch perm.txt"), ScriptedModel.text("ok")]))))
@@ -119,9 +133,8 @@ describe("hooks on the real CLI", () => {
         Effect.provide(HookLayer.postToolUse({}, () => Effect.die("post hook crashed")))
       )
       assert.isTrue(workspace.exists("post.txt"))
-      assert.strictEqual(resultOf(messages).result, "finished")
-      const warnings = (yield* Logs).filter((entry) => entry.level === "WARN")
-      assert.isTrue(warnings.some((entry) => entry.message.includes("post hook crashed")))
+      assert.strictEqual(resultText(messages), "finished")
+      assert.isTrue((yield* warnings).some((entry) => entry.message.includes("post hook crashed")))
     }).pipe(Effect.provide(harness([bash("touch post.txt"), ScriptedModel.text("finished")]))))
 
   it.live("a hook that outlives its timeout is answered with the fallback in time, and its fiber is interrupted", () =>
@@ -161,7 +174,7 @@ describe("hooks on the real CLI", () => {
             yield* Ref.update(spans, (all) => [...all, [start, Date.now()] as const])
             return HookResult.allow()
           }))
-      const fileSeenWhileConsumerSlept = yield* ClaudeCode.query("go").pipe(
+      const seen = yield* ClaudeCode.query("go").pipe(
         // The consumer stalls on the first message; the hooks and the tool must go on regardless.
         Stream.zipWithIndex,
         Stream.mapEffect(([, index]) =>
@@ -170,28 +183,23 @@ describe("hooks on the real CLI", () => {
             : Effect.succeed(undefined)
         ),
         Stream.runCollect,
-        Effect.map((chunk) => Chunk.unsafeHead(chunk)),
         Effect.provide(Layer.mergeAll(sleepy("a"), sleepy("b")))
       )
       const all = yield* Ref.get(spans)
       assert.strictEqual(all.length, 2)
       const wall = Math.max(...all.map(([, end]) => end)) - Math.min(...all.map(([start]) => start))
       assert.isBelow(wall, 900, `two 500 ms hooks took ${wall} ms`)
-      assert.isTrue(fileSeenWhileConsumerSlept)
+      assert.isTrue(seen[0], "the file existed while the consumer slept on the first message")
     }).pipe(Effect.provide(harness([bash("touch fast.txt"), ScriptedModel.text("ok")]))))
 
   it.live("hook handlers use the application's services, and merged hook layers all fire", () =>
     Effect.gen(function*() {
-      class AuditLog extends Context.Tag("test/AuditLog")<AuditLog, Ref.Ref<Array<string>>>() {}
-      const audit = HookLayer.preToolUse(
-        {},
-        (input) => Effect.flatMap(AuditLog, (log) => Ref.update(log, (all) => [...all, `pre:${input.tool_name}`]))
-      )
-      const auditPost = HookLayer.postToolUse(
-        {},
-        (input) => Effect.flatMap(AuditLog, (log) => Ref.update(log, (all) => [...all, `post:${input.tool_name}`]))
-      )
-      const stop = HookLayer.stop(() => Effect.flatMap(AuditLog, (log) => Ref.update(log, (all) => [...all, "stop"])))
+      class AuditLog extends Context.Service<AuditLog, Ref.Ref<Array<string>>>()("test/AuditLog") {}
+      const record = (entry: string) =>
+        Effect.flatMap(Effect.service(AuditLog), (log) => Ref.update(log, (all) => [...all, entry]))
+      const audit = HookLayer.preToolUse({}, (input) => record(`pre:${input.tool_name}`))
+      const auditPost = HookLayer.postToolUse({}, (input) => record(`post:${input.tool_name}`))
+      const stop = HookLayer.stop(() => record("stop"))
       // The requirement shows in the type: the merged layer needs AuditLog.
       const hooks: Layer.Layer<never, never, AuditLog> = Layer.mergeAll(audit, auditPost, stop)
       const entries = yield* Ref.make<Array<string>>([])
@@ -219,7 +227,7 @@ describe("hooks on the real CLI", () => {
       const turns = yield* ScriptedModel.turnRequests
       assert.strictEqual(turns.length, 2)
       assert.isTrue(turns[1].includes("please also check the tests"))
-      assert.strictEqual(resultOf(messages).result, "second answer")
+      assert.strictEqual(resultText(messages), "second answer")
     }).pipe(Effect.provide(harness([ScriptedModel.text("first answer"), ScriptedModel.text("second answer")]))))
 
   it.live("a UserPromptSubmit block stops the prompt before any model call", () =>
@@ -231,7 +239,7 @@ describe("hooks on the real CLI", () => {
           )
         ))
       )
-      assert.include(resultOf(messages).result, "prompt rejected by policy")
+      assert.include(resultText(messages), "prompt rejected by policy")
       assert.deepStrictEqual(yield* ScriptedModel.turnRequests, [])
     }).pipe(Effect.provide(harness([ScriptedModel.text("never")]))))
 
@@ -250,7 +258,7 @@ describe("hooks on the real CLI", () => {
       const messages = yield* runQuery("go").pipe(
         Effect.provide(HookLayer.userPromptSubmit(() => Effect.succeed(HookResult.halt("maintenance window"))))
       )
-      assert.include(resultOf(messages).result, "maintenance window")
+      assert.include(resultText(messages), "maintenance window")
       assert.deepStrictEqual(yield* ScriptedModel.turnRequests, [])
     }).pipe(Effect.provide(harness([ScriptedModel.text("never")]))))
 

@@ -7,36 +7,33 @@
  * purpose, in milliseconds.
  *
  * The behaviours both suites share (test/utils/behaviours.ts) run here too,
- * against the fake, to prove the fake and the real CLI agree.
+ * against the fake, to prove the fake and the real CLI agree. The router on its
+ * own (takeMessages, answers JSON cannot write) is test/ControlRouter.test.ts.
  */
+import { FakeCli } from "@claude-effect/testkit"
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import { assert, describe, it, vi } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import * as References from "effect/References"
+import * as Result from "effect/Result"
+import * as Stream from "effect/Stream"
+import * as TestClock from "effect/testing/TestClock"
 import {
   ClaudeCode,
   type ClaudeError,
-  ControlRouter,
   HookLayer,
   HookResult,
   PermissionGate,
   PermissionResult,
   type Protocol
-} from "@claude-effect/sdk"
-import { FakeCli } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import { assert, describe, it, vi } from "@effect/vitest"
-import * as Cause from "effect/Cause"
-import * as Chunk from "effect/Chunk"
-import * as Deferred from "effect/Deferred"
-import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
-import * as FiberId from "effect/FiberId"
-import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
-import * as TestServices from "effect/TestServices"
+} from "../src/index.js"
 import { behaviours, type Scenario } from "./utils/behaviours.js"
 
 // Nothing here waits on a process or a network: a test that hangs has failed.
@@ -48,7 +45,7 @@ vi.setConfig({ testTimeout: 5_000 })
 
 // No CLI is spawned: any existing executable keeps the locator out of the way.
 const claude = ClaudeCode.layer({ executable: process.execPath }).pipe(
-  Layer.provideMerge(NodeContext.layer),
+  Layer.provideMerge(NodeServices.layer),
   Layer.orDie
 )
 
@@ -63,19 +60,22 @@ const withFake = <A, E, R>(script: FakeCli.FakeCli.Script, body: (cli: Cli) => E
   Effect.gen(function*() {
     const cli = yield* FakeCli.FakeCli
     const result = yield* Effect.scoped(body(cli))
-    const invalid = (yield* cli.written).filter((written) => Either.isLeft(written.message))
+    const invalid = (yield* cli.written).filter((written) => Result.isFailure(written.message))
     assert.deepStrictEqual(invalid.map((written) => written.line), [], "every line the SDK wrote decodes")
     return result
   }).pipe(Effect.provide(FakeCli.layer(script)), Effect.provide(claude))
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(stream), Chunk.toArray)
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
 // What the SDK wrote to the fake, decoded (`withFake` checks that every line decodes).
 const writtenMessages = (cli: Cli) =>
-  Effect.map(cli.written, (lines) => lines.flatMap((line) => Either.isRight(line.message) ? [line.message.right] : []))
+  Effect.map(
+    cli.written,
+    (lines) => lines.flatMap((line) => Result.isSuccess(line.message) ? [line.message.success] : [])
+  )
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): E | undefined =>
-  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
+  Exit.isFailure(exit) ? Option.getOrUndefined(Cause.findErrorOption(exit.cause)) : undefined
 
 // A prompt whose reading throws, as one from a closed store or a revoked Proxy would.
 const unreadablePrompt: Protocol.UserInput = {
@@ -160,7 +160,7 @@ behaviours({
 // The router
 // -----------------------------------------------------------------------------
 
-describe("ControlRouter over FakeCli", () => {
+describe("the control router in a session over FakeCli", () => {
   it.effect("control responses reach their request by id, whatever their order; unknown ids are ignored", () => {
     let calls = 0
     return withFake({
@@ -178,16 +178,16 @@ describe("ControlRouter over FakeCli", () => {
         const session = yield* ClaudeCode.session()
         // An echoed response to a request the SDK never sent (--replay-user-messages does that): ignored.
         yield* cli.emit({ type: "control_response", response: { subtype: "success", request_id: "not-ours" } })
-        const first = yield* Effect.fork(session.mcpServerStatus)
+        const first = yield* Effect.forkChild(session.mcpServerStatus)
         yield* cli.awaitWritten((m) => (m as any).request?.subtype === "mcp_status")
         const second = yield* session.mcpServerStatus
-        assert.isNull(first.unsafePoll(), "the first request is still waiting")
+        assert.isUndefined(first.pollUnsafe(), "the first request is still waiting")
         yield* TestClock.adjust("1 second")
         assert.deepStrictEqual((yield* Fiber.join(first)).map((s) => s.name), ["server-1"])
         assert.deepStrictEqual(second.map((s) => s.name), ["server-2"])
         const ids = (yield* cli.written).flatMap(({ message }) =>
-          Either.isRight(message) && (message.right as any).request?.subtype === "mcp_status"
-            ? [(message.right as any).request_id]
+          Result.isSuccess(message) && (message.success as any).request?.subtype === "mcp_status"
+            ? [(message.success as any).request_id]
             : []
         )
         assert.strictEqual(new Set(ids).size, 2, "each request has its own id")
@@ -195,21 +195,21 @@ describe("ControlRouter over FakeCli", () => {
   })
 
   it.effect("control_cancel_request interrupts the running handler: its finalizer runs, no answer is sent", () => {
-    const started = Deferred.unsafeMake<void>(FiberId.none)
-    const finalized = Deferred.unsafeMake<void>(FiberId.none)
+    const started = Deferred.makeUnsafe<void>()
+    const finalized = Deferred.makeUnsafe<void>()
     const gate = PermissionGate.layer(() =>
       Deferred.succeed(started, void 0).pipe(
-        Effect.zipRight(Effect.never),
+        Effect.andThen(Effect.never),
         Effect.onInterrupt(() => Deferred.succeed(finalized, void 0))
       )
     )
     return withFake({}, (cli) =>
       Effect.gen(function*() {
         yield* ClaudeCode.session()
-        const asked = yield* Effect.fork(cli.canUseTool("Bash", { command: "sleep 100" }, { requestId: "cut-1" }))
+        const asked = yield* Effect.forkChild(cli.canUseTool("Bash", { command: "sleep 100" }, { requestId: "cut-1" }))
         yield* Deferred.await(started)
         yield* cli.cancel("cut-1")
-        yield* TestServices.provideLive(Effect.timeout(Deferred.await(finalized), "1 second"))
+        yield* TestClock.withLive(Effect.timeout(Deferred.await(finalized), "1 second"))
         // Well past the gate's own 60 s timeout: a fallback would have answered by now if the fiber lived.
         yield* TestClock.adjust("2 minutes")
         assert.isTrue(Option.isNone(yield* cli.answered("cut-1")), "a cancelled request gets no answer")
@@ -225,23 +225,6 @@ describe("ControlRouter over FakeCli", () => {
         assert.strictEqual(answer.subtype, "error")
         assert.include((answer as { readonly error: string }).error, "definitely_not_a_subtype")
         assert.deepStrictEqual(textOf(yield* collect(session.turn("hi"))), ["still here"])
-      })))
-
-  it.effect("an Effect answer JSON cannot write gets an error reply; the next request is answered", () =>
-    withFake({}, (cli) =>
-      Effect.gen(function*() {
-        let asked = 0
-        yield* ControlRouter.make({
-          handlers: [{
-            subtype: "probe_answer",
-            // The first answer holds a BigInt, the second is plain JSON.
-            handle: () => ControlRouter.answerWith(Effect.sync(() => ++asked === 1 ? { n: 1n } : { n: 1 }))
-          }]
-        })
-        const first = yield* cli.request({ subtype: "probe_answer" })
-        assert.strictEqual(first.subtype, "error")
-        assert.include((first as { readonly error: string }).error, "could not encode its answer")
-        assert.deepStrictEqual(FakeCli.responseOf(yield* cli.request({ subtype: "probe_answer" })), { n: 1 })
       })))
 
   it.effect("a can_use_tool request that does not decode is denied, not left waiting", () =>
@@ -282,7 +265,7 @@ describe("ControlRouter over FakeCli", () => {
       Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
         // A consumer stuck on its first message, and many messages behind it.
-        yield* Effect.fork(Stream.runForEach(session.messages, () => Effect.never))
+        yield* Effect.forkChild(Stream.runForEach(session.messages, () => Effect.never))
         yield* cli.emit(FakeCli.state("running"), FakeCli.init())
         yield* cli.emit(...Array.from({ length: 5_000 }, (_, i) => FakeCli.assistantText(`line ${i}`)))
         const answer = yield* cli.canUseTool("Bash", { command: "ls" })
@@ -318,7 +301,7 @@ describe("ControlRouter over FakeCli", () => {
     withFake({ control: { set_model: () => Effect.never } }, (cli) =>
       Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
-        const pending = yield* Effect.fork(Effect.exit(session.setModel("claude-sonnet-5-5")))
+        const pending = yield* Effect.forkChild(Effect.exit(session.setModel("claude-sonnet-5-5")))
         yield* cli.awaitWritten((m) => (m as any).request?.subtype === "set_model")
         yield* cli.exit({ code: 0 })
         const error = failureOf(yield* Fiber.join(pending)) as ClaudeError.ControlError | undefined
@@ -326,96 +309,6 @@ describe("ControlRouter over FakeCli", () => {
         assert.strictEqual(error?.reason, "Closed")
         assert.strictEqual(error?.subtype, "set_model")
       })))
-})
-
-describe("ControlRouter.takeMessages over FakeCli", () => {
-  // A router over a fresh fake, with nothing to answer: only its messages matter here.
-  const withRouter = <A, E>(body: (router: ControlRouter.ControlRouter.Service, cli: Cli) => Effect.Effect<A, E>) =>
-    Effect.gen(function*() {
-      const cli = yield* FakeCli.FakeCli
-      const router = yield* ControlRouter.make({ handlers: [] })
-      return yield* body(router, cli)
-    }).pipe(Effect.scoped, Effect.provide(FakeCli.layer()))
-
-  const texts = (taken: ReadonlyArray<readonly [Chunk.Chunk<Protocol.Message>, boolean]>) =>
-    taken.flatMap(([messages]) => textOf(Chunk.toReadonlyArray(messages)))
-
-  // Lets forked takers run up to their wait.
-  const settle = Effect.repeatN(Effect.yieldNow(), 20)
-
-  it.effect.prop(
-    "each read's messages reach the waiting taker as they are routed, in order, then the end",
-    [Schema.Array(Schema.Int.pipe(Schema.between(1, 4))).pipe(Schema.minItems(1), Schema.maxItems(6))],
-    ([reads]) =>
-      withRouter((router, cli) =>
-        Effect.gen(function*() {
-          const taken: Array<readonly [Chunk.Chunk<Protocol.Message>, boolean]> = []
-          const taker = yield* Effect.fork(Effect.gen(function*() {
-            for (;;) {
-              const next = yield* router.takeMessages
-              taken.push(next)
-              if (next[1]) return
-            }
-          }))
-          const expected: Array<string> = []
-          for (const size of reads) {
-            yield* settle
-            const lines = Array.from({ length: size }, () => `message ${expected.length + 1}`)
-            for (const line of lines) expected.push(line)
-            yield* cli.emit(...lines.map((line) => FakeCli.assistantText(line)))
-            yield* settle
-            assert.deepStrictEqual(texts(taken), expected, "taken before the next read")
-          }
-          yield* cli.exit({ code: 0 })
-          yield* Fiber.join(taker)
-          assert.deepStrictEqual(texts(taken), expected)
-          assert.isTrue(taken[taken.length - 1][1], "the last take says the messages ended")
-        })
-      )
-  )
-
-  it.effect("two takers waiting at once are both served: neither is left waiting", () =>
-    withRouter((router, cli) =>
-      Effect.gen(function*() {
-        const first = yield* Effect.fork(router.takeMessages)
-        const second = yield* Effect.fork(router.takeMessages)
-        yield* settle
-        yield* cli.emit(FakeCli.assistantText("one"))
-        yield* settle
-        yield* cli.emit(FakeCli.assistantText("two"))
-        const taken = [yield* Fiber.join(first), yield* Fiber.join(second)]
-        assert.sameMembers(texts(taken), ["one", "two"])
-      })
-    ))
-
-  it.effect("a taker interrupted while it waits leaves the next taker to be woken", () =>
-    withRouter((router, cli) =>
-      Effect.gen(function*() {
-        const interrupted = yield* Effect.fork(router.takeMessages)
-        yield* settle
-        yield* Fiber.interrupt(interrupted)
-        const next = yield* Effect.fork(router.takeMessages)
-        yield* settle
-        yield* cli.emit(FakeCli.assistantText("after the interruption"))
-        assert.deepStrictEqual(texts([yield* Fiber.join(next)]), ["after the interruption"])
-        // Its wait is over: the next one waits the cheap way again, and is woken.
-        const later = yield* Effect.fork(router.takeMessages)
-        yield* settle
-        yield* cli.emit(FakeCli.assistantText("later"))
-        assert.deepStrictEqual(texts([yield* Fiber.join(later)]), ["later"])
-      })
-    ))
-
-  it.effect("a waiting taker is woken by the CLI's death, with its error", () =>
-    withRouter((router, cli) =>
-      Effect.gen(function*() {
-        const taker = yield* Effect.fork(router.takeMessages)
-        yield* settle
-        yield* cli.exit({ code: 1 })
-        const error = failureOf(yield* Fiber.await(taker))
-        assert.strictEqual(error?._tag, "CliExitError")
-      })
-    ))
 })
 
 // -----------------------------------------------------------------------------
@@ -487,11 +380,11 @@ describe("fallbacks over FakeCli", () => {
     withFake({}, (cli) =>
       Effect.gen(function*() {
         yield* ClaudeCode.session()
-        const hook = yield* Effect.fork(cli.hook(preToolUse("sleep 1000")))
-        const gate = yield* Effect.fork(cli.canUseTool("Bash", { command: "sleep 1000" }))
+        const hook = yield* Effect.forkChild(cli.hook(preToolUse("sleep 1000")))
+        const gate = yield* Effect.forkChild(cli.canUseTool("Bash", { command: "sleep 1000" }))
         yield* TestClock.adjust("4 seconds")
-        assert.isNull(hook.unsafePoll(), "the hook still has a second")
-        assert.isNull(gate.unsafePoll(), "the gate still has a second")
+        assert.isUndefined(hook.pollUnsafe(), "the hook still has a second")
+        assert.isUndefined(gate.pollUnsafe(), "the gate still has a second")
         yield* TestClock.adjust("1 second")
         const [pre] = yield* Fiber.join(hook)
         assert.strictEqual(FakeCli.responseOf(pre!).hookSpecificOutput?.permissionDecision, "deny")
@@ -525,7 +418,7 @@ describe("Session over FakeCli", () => {
     return withFake({
       initialize: () => Effect.as(Effect.sync(() => note("initialize answered")), FakeCli.initializeResponse),
       turns: [(cli, message) =>
-        Effect.zipRight(
+        Effect.andThen(
           Effect.sync(() => note(`prompt written: ${JSON.stringify((message as any).message.content)}`)),
           cli.emit(...FakeCli.textTurn("hi"))
         )]
@@ -610,7 +503,7 @@ describe("Session over FakeCli", () => {
   it.effect("the CLI exiting with code 0 mid-turn fails the turn with CliExitError duringTurn", () =>
     withFake({
       turns: [(cli) =>
-        Effect.zipRight(
+        Effect.andThen(
           cli.emit(FakeCli.state("running"), FakeCli.init(), FakeCli.assistantText("half an ans")),
           cli.exit({ code: 0 })
         )]
@@ -710,8 +603,8 @@ describe("Session over FakeCli", () => {
   it.effect("a line holding a secret is logged redacted", () => {
     const secret = "sk-ant-api03-in-memory-secret-0123456789abcdef"
     const entries: Array<string> = []
-    const logger = Logger.make(({ annotations, message }) => {
-      entries.push(JSON.stringify({ message, annotations: Object.fromEntries(annotations) }))
+    const logger = Logger.make(({ fiber, message }) => {
+      entries.push(JSON.stringify({ message, annotations: fiber.getRef(References.CurrentLogAnnotations) }))
     })
     return withFake({
       turns: [[
@@ -731,6 +624,6 @@ describe("Session over FakeCli", () => {
         assert.include(warning, "oops, not json")
         assert.include(warning, "<redacted>")
         for (const entry of entries) assert.notInclude(entry, secret.slice(8, 24))
-      })).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, logger)))
+      })).pipe(Effect.provide(Logger.layer([logger])))
   })
 })

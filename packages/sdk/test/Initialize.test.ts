@@ -1,10 +1,10 @@
-import { ClaudeCode, CliLocator, HookLayer, HookResult } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { fileURLToPath } from "node:url"
+import { ClaudeCode, CliLocator, HookLayer, HookResult } from "../src/index.js"
 import { harness, Workspace } from "./utils/harness.js"
 
 // The real CLI behind a tap that copies what the SDK writes to a file.

@@ -1,3 +1,11 @@
+import { ScriptedModel } from "@claude-effect/testkit"
+import { assert, describe, it } from "@effect/vitest"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import {
   ClaudeCode,
   HookLayer,
@@ -6,36 +14,27 @@ import {
   McpTool,
   PermissionGate,
   PermissionResult
-} from "@claude-effect/sdk"
-import type * as Protocol from "@claude-effect/sdk/Protocol"
-import { ScriptedModel } from "@claude-effect/testkit"
-import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
-import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
-import * as Effect from "effect/Effect"
-import * as Ref from "effect/Ref"
-import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
+} from "../src/index.js"
+import type * as Protocol from "../src/Protocol.js"
 import { harness } from "./utils/harness.js"
 
 // -----------------------------------------------------------------------------
 // an application service, and tools that use it
 // -----------------------------------------------------------------------------
 
-class Inventory extends Context.Tag("test/Inventory")<Inventory, {
+class Inventory extends Context.Service<Inventory, {
   readonly stock: (sku: string, warehouse: "north" | "south") => Effect.Effect<number, WarehouseOffline>
   readonly calls: Ref.Ref<ReadonlyArray<{ readonly sku: string; readonly minimum: number | undefined }>>
-}>() {}
+}>()("test/Inventory") {}
 
 class WarehouseOffline extends Schema.TaggedError<WarehouseOffline>()("WarehouseOffline", {
   message: Schema.String
 }) {}
 
 const LookupParams = Schema.Struct({
-  sku: Schema.String.pipe(Schema.pattern(/^SKU-\d+$/)),
-  warehouse: Schema.Literal("north", "south"),
-  minimum: Schema.optional(Schema.NumberFromString)
+  sku: Schema.String.check(Schema.isPattern(/^SKU-\d+$/)),
+  warehouse: Schema.Literals(["north", "south"]),
+  minimum: Schema.optionalKey(Schema.NumberFromString)
 })
 
 const lookup = McpTool.make("lookup", {
@@ -73,8 +72,7 @@ const makeInventory = (...extra: ReadonlyArray<McpTool.McpTool<string, any, Inve
     return { server, calls: service.calls }
   })
 
-const collect = <E, R>(stream: Stream.Stream<Protocol.Message, E, R>) =>
-  Stream.runCollect(stream).pipe(Effect.map(Chunk.toReadonlyArray))
+const collect = <E, R>(stream: Stream.Stream<Protocol.Message, E, R>) => Stream.runCollect(stream)
 
 const resultOf = (messages: ReadonlyArray<Protocol.Message>) =>
   messages.find((message) => message.type === "result") as any
@@ -143,8 +141,9 @@ describe("in-process MCP tools on the real CLI", () => {
       const [bad, corrected] = yield* ScriptedModel.toolResults
       assert.isTrue(bad.isError)
       assert.include(bad.content, "Invalid arguments for tool lookup:")
-      assert.include(bad.content, "- sku: Expected a string matching the pattern ^SKU-\\d+$, actual \"widget\"")
-      assert.include(bad.content, "- warehouse: Expected \"north\" | \"south\", actual \"east\"")
+      // effect 4's wording (effect 3: `the pattern ...`, `actual`)
+      assert.include(bad.content, "- sku: Expected a string matching the RegExp ^SKU-\\d+$, got \"widget\"")
+      assert.include(bad.content, "- warehouse: Expected \"north\" | \"south\", got \"east\"")
       // the model corrected itself and the call went through
       assert.isFalse(corrected.isError)
       assert.include(corrected.content, "\"stock\":0")

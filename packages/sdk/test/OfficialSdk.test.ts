@@ -5,7 +5,6 @@
  * refused with a sentence. Then the options of that table that are proven on
  * the real CLI here rather than in a suite of their own.
  */
-import { ClaudeCode, ClaudeOptions } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -13,6 +12,7 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import ts from "typescript"
+import { ClaudeCode, ClaudeOptions } from "../src/index.js"
 import { harness, Workspace } from "./utils/harness.js"
 
 const root = NodePath.resolve(import.meta.dirname, "../../..")

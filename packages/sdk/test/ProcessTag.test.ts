@@ -2,13 +2,13 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ChildProcess from "node:child_process"
 import * as ProcessTag from "../src/internal/processTag.js"
-import { isAlive } from "./utils/harness.js"
+import { isAlive } from "./utils/processes.js"
 
 // A tagged process in a session of its own (as a background job of the CLI's shells is): out of reach of any
 // process group, found only by its tag. Killed by the test's finalizer if a scan missed it.
 const startTagged = (tag: string) =>
   Effect.acquireRelease(
-    Effect.async<number>((resume) => {
+    Effect.callback<number>((resume) => {
       const child = ChildProcess.spawn("sleep", ["60"], {
         detached: true,
         stdio: "ignore",
@@ -36,7 +36,7 @@ const windowOfStandIn = (tag: string) =>
   })
 
 describe.runIf(process.platform === "linux")("leftovers: processes found by their tag", () => {
-  it.scopedLive("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
+  it.live("a process started since the CLI's spawn is found through the window of pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const window = yield* windowOfStandIn(tag)
@@ -46,7 +46,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
       assert.isFalse(isAlive(later))
     }))
 
-  it.scopedLive("the window leaves out what ran before the spawn: it reads only pids allocated since", () =>
+  it.live("the window leaves out what ran before the spawn: it reads only pids allocated since", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
@@ -57,7 +57,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
       assert.deepStrictEqual(yield* ProcessTag.signalTagged(tag, "SIGKILL"), [before])
     }))
 
-  it.scopedLive("a window the pids may have gone round since (as many forks as a cycle has pids) falls back to every process", () =>
+  it.live("a window the pids may have gone round since (as many forks as a cycle has pids) falls back to every process", () =>
     Effect.gen(function*() {
       const tag = ProcessTag.make()
       const before = yield* startTagged(tag)
@@ -69,7 +69,7 @@ describe.runIf(process.platform === "linux")("leftovers: processes found by thei
 })
 
 // A pid whose process has exited and been reaped: no live process has it (until the kernel hands it out again).
-const reapedPid = Effect.async<number>((resume) => {
+const reapedPid = Effect.callback<number>((resume) => {
   const child = ChildProcess.spawn("true", [], { stdio: "ignore" })
   child.once("exit", () => resume(Effect.succeed(child.pid!)))
 })
@@ -90,7 +90,7 @@ describe.runIf(process.platform === "linux")("the sweep of what dead hosts left"
     assert.isUndefined(ProcessTag.hostOf("12345-lq3x0-abcdefgh"), "a tag of another form names no host")
   })
 
-  it.scopedLive(
+  it.live(
     "a process whose host is gone is killed, also when the host's pid belongs to another process now; a live host's and another namespace's are left",
     () =>
       Effect.gen(function*() {

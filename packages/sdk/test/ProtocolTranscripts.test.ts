@@ -4,17 +4,17 @@
  * round-trip unchanged; stdin lines likewise, except the ones written on
  * purpose to see how the CLI copes with bad input.
  *
- * The transcripts are the repository's own (test/fixtures/transcripts/),
- * captured from the pinned CLI against the testkit's ScriptedModel by
- * test/scripts/capture-transcripts.ts (`pnpm capture-transcripts`). Without
- * them the suite fails: it never skips.
+ * The transcripts are the repository's own (packages/sdk/test/fixtures/transcripts/
+ * until the flip), captured from the pinned CLI against the testkit's
+ * ScriptedModel by packages/sdk/test/scripts/capture-transcripts.ts (`pnpm
+ * capture-transcripts`). Without them the suite fails: it never skips.
  */
-import * as Protocol from "@claude-effect/sdk/Protocol"
 import { assert, describe, it } from "@effect/vitest"
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
+import * as Protocol from "../src/Protocol.js"
 
 const transcriptsDir = Path.join(import.meta.dirname, "fixtures", "transcripts")
 
@@ -62,7 +62,7 @@ const loadEntries = (): ReadonlyArray<Entry> => {
   })
 }
 
-type AnySchema = Schema.Schema<any, any, never>
+type AnySchema = Schema.Top
 
 // The member each stdout type (and subtype) must decode to: a kind seen on the
 // wire that is missing here fails the test, so nothing lands in a fallback.
@@ -220,24 +220,28 @@ describe("Protocol against the transcripts of the real CLI", () => {
   })
 
   it("decodes every stdout line to the member its type names, and back to the same JSON", () => {
-    const decodeWithSchema = Schema.decodeUnknownEither(Protocol.StdoutMessage)
+    const decodeWithSchema = Schema.decodeUnknownResult(Protocol.StdoutMessage)
     for (const entry of stdout) {
       const message = entry.msg as Json
-      const decoded = Protocol.decodeStdoutLine(JSON.stringify(message))
-      if (Either.isLeft(decoded)) assert.fail(`${where(entry)}: ${decoded.left.message}`)
+      const text = JSON.stringify(message)
+      const decoded = Protocol.decodeStdoutLine(text)
+      if (Result.isFailure(decoded)) assert.fail(`${where(entry)}: ${decoded.failure.message}`)
 
       const [kind, member] = expectedStdoutMember(message)
       if (member === undefined) assert.fail(`${where(entry)}: no member is expected for ${kind}`)
-      assert.isTrue(Schema.is(member)(decoded.right), `${where(entry)}: not a ${kind}`)
-      assert.isFalse(Protocol.isUnknownMessage(decoded.right), where(entry))
-      assert.isFalse(Schema.is(Protocol.SystemOther)(decoded.right), where(entry))
+      assert.isTrue(Schema.is(member)(decoded.success), `${where(entry)}: not a ${kind}`)
+      assert.isFalse(Protocol.isUnknownMessage(decoded.success), where(entry))
+      assert.isFalse(Schema.is(Protocol.SystemOther)(decoded.success), where(entry))
 
-      const encoded = Protocol.encodeStdoutLine(decoded.right)
-      if (Either.isLeft(encoded)) assert.fail(`${where(entry)}: ${encoded.left.message}`)
-      assert.deepStrictEqual(JSON.parse(encoded.right), message, where(entry))
+      const encoded = Protocol.encodeStdoutLine(decoded.success)
+      if (Result.isFailure(encoded)) assert.fail(`${where(entry)}: ${encoded.failure.message}`)
+      // byte for byte: the codec hands back the parsed object itself, key order and all
+      assert.strictEqual(encoded.success, text, where(entry))
 
       // The Schema itself is lossless too, not only the codec.
-      assert.deepStrictEqual<unknown>(decodeWithSchema(message), Either.right(message), where(entry))
+      const bySchema = decodeWithSchema(message)
+      if (Result.isFailure(bySchema)) assert.fail(`${where(entry)}: ${bySchema.failure.message}`)
+      assert.deepStrictEqual<unknown>(bySchema.success, message, where(entry))
     }
   })
 
@@ -246,7 +250,7 @@ describe("Protocol against the transcripts of the real CLI", () => {
     for (const entry of stdout) {
       const message = entry.msg as Json
       if (message.type !== "control_request") continue
-      const decoded = Either.getOrThrow(Protocol.decodeStdoutLine(JSON.stringify(message))) as Protocol.ControlRequest
+      const decoded = Result.getOrThrow(Protocol.decodeStdoutLine(JSON.stringify(message))) as Protocol.ControlRequest
       const member = inboundRequestMembers[message.request.subtype]
       if (member === undefined) assert.fail(`${where(entry)}: no member for ${message.request.subtype}`)
       assert.isTrue(Schema.is(member)(decoded.request), where(entry))
@@ -260,7 +264,7 @@ describe("Protocol against the transcripts of the real CLI", () => {
     for (const entry of stdout) {
       const message = entry.msg as Json
       if (message.type !== "control_request" || message.request.subtype !== "hook_callback") continue
-      const decoded = Either.getOrThrow(Protocol.decodeStdoutLine(JSON.stringify(message))) as Protocol.ControlRequest
+      const decoded = Result.getOrThrow(Protocol.decodeStdoutLine(JSON.stringify(message))) as Protocol.ControlRequest
       const input = (decoded.request as Protocol.HookCallbackRequest).input
       const event = message.request.input.hook_event_name as Protocol.HookEvent
       assert.include(Protocol.HookEvent.literals, event, where(entry))
@@ -276,24 +280,25 @@ describe("Protocol against the transcripts of the real CLI", () => {
     let refused = 0
     for (const entry of stdin) {
       const message = entry.msg as Json
-      const decoded = Protocol.decodeStdinLine(JSON.stringify(message))
+      const text = JSON.stringify(message)
+      const decoded = Protocol.decodeStdinLine(text)
       if (isInvalidOnPurpose(entry)) {
-        assert.isTrue(Either.isLeft(decoded), `${where(entry)} should be refused`)
+        assert.isTrue(Result.isFailure(decoded), `${where(entry)} should be refused`)
         refused++
         continue
       }
-      if (Either.isLeft(decoded)) assert.fail(`${where(entry)}: ${decoded.left.message}`)
-      const encoded = Protocol.encodeStdinLine(decoded.right)
-      if (Either.isLeft(encoded)) assert.fail(`${where(entry)}: ${encoded.left.message}`)
-      assert.deepStrictEqual(JSON.parse(encoded.right), message, where(entry))
+      if (Result.isFailure(decoded)) assert.fail(`${where(entry)}: ${decoded.failure.message}`)
+      const encoded = Protocol.encodeStdinLine(decoded.success)
+      if (Result.isFailure(encoded)) assert.fail(`${where(entry)}: ${encoded.failure.message}`)
+      assert.strictEqual(encoded.success, text, where(entry))
     }
     assert.strictEqual(refused, Object.values(invalidOnPurpose).flat().length)
   })
 
   it("accepts and refuses exactly what the Schema does, on mutated lines", () => {
-    // The codec checks lines on a rewritten AST (validator.ts); it must agree
-    // with the schema itself. Mutate one node of each line at random (seeded)
-    // and compare the verdicts.
+    // The codec checks lines with a compiled guard (validator.ts); it must agree
+    // with decoding through the schema itself. Mutate one node of each line at
+    // random (seeded) and compare the verdicts.
     let seed = 42
     const random = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2147483648
@@ -321,7 +326,7 @@ describe("Protocol against the transcripts of the real CLI", () => {
       else parent[last] = replacements[random(replacements.length)]
       return copy
     }
-    const decodeWithSchema = Schema.decodeUnknownEither(Protocol.StdoutMessage, { exact: true })
+    const decodeWithSchema = Schema.decodeUnknownResult(Protocol.StdoutMessage)
     let accepted = 0
     let refused = 0
     for (const entry of stdout) {
@@ -331,8 +336,8 @@ describe("Protocol against the transcripts of the real CLI", () => {
       const nodes = nodesOf(entry.msg, [], [])
       for (let i = 0; i < 4; i++) {
         const mutated = mutate(entry.msg, nodes[random(nodes.length)])
-        const byCodec = Either.isRight(Protocol.decodeStdoutLine(JSON.stringify(mutated)))
-        const bySchema = Either.isRight(decodeWithSchema(mutated))
+        const byCodec = Result.isSuccess(Protocol.decodeStdoutLine(JSON.stringify(mutated)))
+        const bySchema = Result.isSuccess(decodeWithSchema(mutated))
         assert.strictEqual(byCodec, bySchema, `${where(entry)}: ${JSON.stringify(mutated).slice(0, 300)}`)
         if (byCodec) accepted++
         else refused++
@@ -348,7 +353,7 @@ describe("Protocol against the transcripts of the real CLI", () => {
     for (const entry of raw) {
       const decoded = Protocol.decodeStdinLine(entry.raw!)
       assert.strictEqual(
-        Either.isRight(decoded),
+        Result.isSuccess(decoded),
         rawStdinAccepted.includes(entry.raw!),
         `${where(entry)}: ${entry.raw}`
       )

@@ -1,11 +1,10 @@
-import { ClaudeCode, HookLayer, HookResult } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
-import { harness, isAlive, Logs, processesIn, Workspace } from "./utils/harness.js"
+import { ClaudeCode, HookLayer, HookResult, Protocol } from "../src/index.js"
+import { bash, harness, isAlive, Logs, processesIn, Workspace } from "./utils/harness.js"
 
 describe("ClaudeCode.query", () => {
   it.live("streams init → assistant → result, ends, and the CLI is gone afterwards", () =>
@@ -14,16 +13,16 @@ describe("ClaudeCode.query", () => {
       const seen: Array<number> = []
       const messages = yield* ClaudeCode.query("Say hello").pipe(
         Stream.tap(() => Effect.sync(() => seen.push(...processesIn(cwd)))),
-        Stream.runCollect,
-        Effect.map(Chunk.toReadonlyArray)
+        Stream.runCollect
       )
-      const kinds = messages.map((m) => m.type === "system" ? `system/${(m as any).subtype}` : m.type)
+      const kinds = messages.map((m) => m.type === "system" ? `system/${(m as { subtype?: string }).subtype}` : m.type)
       assert.include(kinds, "system/init")
       assert.isAbove(kinds.indexOf("assistant"), kinds.indexOf("system/init"))
       assert.strictEqual(kinds[kinds.length - 1], "result")
-      const result = messages[messages.length - 1] as any
-      assert.strictEqual(result.result, "Hello from the script")
-      assert.isFalse(result.is_error)
+      const result = messages[messages.length - 1]
+      assert.isTrue(Protocol.isResultMessage(result))
+      assert.strictEqual((result as Protocol.ResultSuccess).result, "Hello from the script")
+      assert.isFalse((result as Protocol.ResultSuccess).is_error)
       // the CLI ran in the workspace while streaming, and is gone now
       assert.isAbove(seen.length, 0)
       for (const pid of new Set(seen)) assert.isFalse(isAlive(pid), `pid ${pid} is still alive`)
@@ -36,11 +35,10 @@ describe("ClaudeCode.query", () => {
     Effect.gen(function*() {
       const results = yield* ClaudeCode.query(Stream.make("first prompt")).pipe(
         Stream.filter((m) => m.type === "result"),
-        Stream.runCollect,
-        Effect.map(Chunk.toReadonlyArray)
+        Stream.runCollect
       )
       assert.strictEqual(results.length, 1)
-      assert.strictEqual((results[0] as any).result, "answer one")
+      assert.strictEqual((results[0] as Protocol.ResultSuccess).result, "answer one")
     }).pipe(Effect.provide(harness([ScriptedModel.text("answer one")]))))
 
   it.live("ClaudeCode.result returns the result, and fails with ResultError on an error result", () =>
@@ -50,7 +48,7 @@ describe("ClaudeCode.query", () => {
       // one model turn allowed, and the model wants a second one (after its tool call)
       const error = yield* ClaudeCode.result("go", { maxTurns: 1, allowedTools: ["Bash"] }).pipe(Effect.flip)
       assert.strictEqual(error._tag, "ResultError")
-      assert.strictEqual((error as any).reason, "error_max_turns")
+      assert.strictEqual(error._tag === "ResultError" ? error.reason : undefined, "error_max_turns")
     }).pipe(Effect.provide(harness([
       ScriptedModel.text("fine"),
       ScriptedModel.toolUse("Bash", { command: "echo one", description: "print" }),
@@ -75,7 +73,7 @@ describe("ClaudeCode.query", () => {
 
   it.live("bad options fail with OptionsError before anything is spawned", () =>
     Effect.gen(function*() {
-      const error = yield* ClaudeCode.query("hi", { maxTurns: -3 } as any).pipe(Stream.runDrain, Effect.flip)
+      const error = yield* ClaudeCode.query("hi", { maxTurns: -3 }).pipe(Stream.runDrain, Effect.flip)
       assert.strictEqual(error._tag, "OptionsError")
       assert.include(error.message, "maxTurns")
       const conflict = yield* ClaudeCode.query("hi", { continue: true, resume: "abc" }).pipe(
@@ -94,7 +92,7 @@ describe("ClaudeCode.query", () => {
       const merged = yield* ClaudeCode.query("run", {
         allowedTools: ["Bash"],
         env: { CLAUDE_EFFECT_OPTION_VAR: "from-option" }
-      }).pipe(Stream.runDrain, Effect.zipRight(ScriptedModel.toolResults))
+      }).pipe(Stream.runDrain, Effect.andThen(ScriptedModel.toolResults))
       assert.include(merged[0].content, "parent=from-parent option=from-option")
     }).pipe(
       Effect.scoped,
@@ -115,7 +113,7 @@ describe("ClaudeCode.query", () => {
       yield* ClaudeCode.query("run", {
         allowedTools: ["Bash"],
         replaceEnv: true,
-        env: { ...env, PATH: process.env.PATH!, CLAUDE_CODE_MAX_RETRIES: "2" }
+        env: { ...env, PATH: process.env.PATH ?? "", CLAUDE_CODE_MAX_RETRIES: "2" }
       }).pipe(Stream.runDrain)
       const results = yield* ScriptedModel.toolResults
       assert.include(results[0].content, "parent=<>")
@@ -142,9 +140,22 @@ describe("ClaudeCode.query", () => {
       assert.isAbove(logs.length, 0)
       for (const entry of logs) assert.notInclude(JSON.stringify(entry), apiKey)
       assert.notInclude(error.message, apiKey)
-      void HookResult
     }).pipe(Effect.provide(harness([
       ScriptedModel.toolUse("Bash", { command: "echo hi", description: "print" }),
       ScriptedModel.text("done")
     ]))))
+
+  it.live("what the session's hooks log goes through loggers that hide the session's secrets", () =>
+    Effect.gen(function*() {
+      const apiKey = (yield* ScriptedModel.cliEnv).ANTHROPIC_API_KEY
+      const telling = HookLayer.preToolUse(
+        { matcher: "Bash" },
+        () => Effect.as(Effect.logWarning(`the key is ${apiKey}`), HookResult.empty)
+      )
+      yield* ClaudeCode.query("go", { allowedTools: ["Bash"] }).pipe(Stream.runDrain, Effect.provide(telling))
+      const told = (yield* Logs).filter((entry) => entry.message.startsWith("the key is"))
+      assert.strictEqual(told.length, 1, "the hook ran and logged")
+      assert.notInclude(told[0].message, apiKey)
+      assert.include(told[0].message, "<redacted>")
+    }).pipe(Effect.provide(harness([bash("echo hi"), ScriptedModel.text("done")]))))
 })

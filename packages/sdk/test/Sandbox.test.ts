@@ -1,24 +1,23 @@
 /**
  * The `sandbox` option: typed as the official `SandboxSettings`, merged into
- * the `sandbox` block of `--settings` by the official SDK's rules, and
- * applied by the real CLI 2.1.328 — a sandboxed Bash command cannot write
- * outside the paths it is given (bubblewrap and socat on Linux: .ci/run
- * installs them), and without them the session refuses to run commands
- * unsandboxed.
+ * the `sandbox` block of the settings (in `initialize`, or on `--settings`)
+ * by the official SDK's rules, and applied by the real CLI 2.1.328 — a
+ * sandboxed Bash command cannot write outside the paths it is given
+ * (bubblewrap and socat on Linux: .ci/run installs them), and without them
+ * the session refuses to run commands unsandboxed.
  */
-import { ClaudeCode, ClaudeOptions, ControlRequest } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { afterAll, assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
-import * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
+import * as ClaudeOptions from "../src/ClaudeOptions.js"
+import { ClaudeCode, ControlRequest } from "../src/index.js"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
 type Options = ClaudeOptions.Options
@@ -155,7 +154,9 @@ describe("the sandbox option", () => {
       assert.include(envVar.detail, "must be an environment variable name")
       // Fields the CLI knows and the schema does not are kept.
       const kept = yield* decode({ sandbox: { enabled: true, windows: { backend: "sandboxuser" } } })
-      assert.deepStrictEqual((settingsArg(kept) as any).sandbox.windows, { backend: "sandboxuser" })
+      assert.deepStrictEqual((settingsArg(kept) as { sandbox: Record<string, unknown> }).sandbox.windows, {
+        backend: "sandboxuser"
+      })
     }))
 
   it("fields named constructor or prototype reach --settings like any other; a __proto__ key is dropped and sets nothing", () => {
@@ -188,12 +189,14 @@ describe("the sandbox option", () => {
       // and what is sent decodes as SandboxSettings again
       assert.isTrue(Schema.is(ClaudeOptions.SandboxSettings)(sent))
     },
-    { fastCheck: { numRuns: 60 } }
+    { arbitrary: { runs: 60 } }
   )
 
-  it("the schema has an Arbitrary", () => {
-    assert.strictEqual(FastCheck.sample(Arbitrary.make(ClaudeOptions.SandboxSettings), 3).length, 3)
-  })
+  it.effect("the schema has an Arbitrary", () =>
+    Effect.gen(function*() {
+      const sample = yield* Arbitrary.sampleEffect(Arbitrary.schema(ClaudeOptions.SandboxSettings), { count: 3 })
+      assert.strictEqual(sample.length, 3)
+    }))
 })
 
 // -----------------------------------------------------------------------------
@@ -201,6 +204,17 @@ describe("the sandbox option", () => {
 // -----------------------------------------------------------------------------
 
 const onPath = (command: string) => ChildProcess.spawnSync("sh", ["-c", `command -v ${command}`]).status === 0
+
+/** The part of a settings object the get_settings test reads. */
+const SandboxPart = Schema.Struct({
+  sandbox: Schema.Struct({
+    enabled: Schema.optional(Schema.Boolean),
+    failIfUnavailable: Schema.optional(Schema.Boolean),
+    excludedCommands: Schema.optional(Schema.Array(Schema.String)),
+    filesystem: Schema.optional(Schema.Struct({ allowWrite: Schema.optional(Schema.Array(Schema.String)) }))
+  })
+})
+const sandboxOf = (settings: unknown) => Schema.decodeUnknownSync(SandboxPart)(settings).sandbox
 
 describe.runIf(process.platform === "linux")("the sandbox on the real CLI (Linux: bubblewrap)", () => {
   it("bubblewrap and socat are installed (.ci/run installs them: apt-get install bubblewrap socat)", () => {
@@ -253,13 +267,14 @@ describe.runIf(process.platform === "linux")("the sandbox on the real CLI (Linux
           sandbox: { enabled: true, filesystem: { allowWrite: [allowed] } }
         })
         const settings = yield* session.request(ControlRequest.requests.get_settings, {})
-        const sandbox = (settings.effective as any).sandbox
+        const sandbox = sandboxOf(settings.effective)
         assert.strictEqual(sandbox.enabled, true)
         assert.strictEqual(sandbox.failIfUnavailable, true)
-        assert.deepStrictEqual(sandbox.filesystem.allowWrite, [allowed])
+        assert.deepStrictEqual(sandbox.filesystem?.allowWrite, [allowed])
         assert.deepStrictEqual(sandbox.excludedCommands, ["docker *"])
         const flag = settings.sources.find((source) => source.source === "flagSettings")
-        assert.deepStrictEqual((flag?.settings as any).sandbox.filesystem.allowWrite, [allowed])
+        assert.isDefined(flag, "the CLI lists the flag settings as a source")
+        assert.deepStrictEqual(sandboxOf(flag?.settings).filesystem?.allowWrite, [allowed])
       }).pipe(Effect.scoped, Effect.provide(harness([]))),
     60_000
   )
@@ -300,10 +315,10 @@ describe("the sandbox where it cannot run (no bubblewrap on PATH)", () => {
           sandbox: { enabled: true, failIfUnavailable: false }
         })
         const messages = yield* session.turn("write it").pipe(Stream.runCollect)
-        assert.strictEqual(Chunk.unsafeLast(messages).type, "result")
+        assert.strictEqual(messages[messages.length - 1]?.type, "result")
         assert.strictEqual(workspace.read("inside.txt").trim(), "in")
         yield* session.endInput
-        const stderr = Chunk.toReadonlyArray(yield* Stream.runCollect(session.stderr))
+        const stderr = yield* Stream.runCollect(session.stderr)
         assert.isTrue(
           stderr.some((line) => line.includes("Sandbox disabled: sandbox is enabled but dependencies are missing")),
           stderr.join("\n")

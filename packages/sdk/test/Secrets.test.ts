@@ -4,16 +4,15 @@
  * `initialize`, never in its argv (`/proc/<pid>/cmdline`, what `ps` shows
  * every user of the host), and still works there; `mcpServerStatus` hides it.
  */
-import { ClaudeCode, ControlRequest } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { createHash, randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as Http from "node:http"
 import { fileURLToPath } from "node:url"
+import { ClaudeCode, ControlRequest } from "../src/index.js"
 import { bash, harness, processesIn, Workspace } from "./utils/harness.js"
 
 const secretEnvServer = fileURLToPath(new URL("./fixtures/secret-env-mcp-server.mjs", import.meta.url))
@@ -27,7 +26,7 @@ const fresh = (label: string) => `${label}-${randomBytes(12).toString("hex")}`
  */
 const httpMcpServer = (expected: string) =>
   Effect.acquireRelease(
-    Effect.async<{ readonly url: string; readonly authorizations: Array<string>; readonly server: Http.Server }>(
+    Effect.callback<{ readonly url: string; readonly authorizations: Array<string>; readonly server: Http.Server }>(
       (resume) => {
         const authorizations: Array<string> = []
         const server = Http.createServer((request, response) => {
@@ -69,7 +68,7 @@ const httpMcpServer = (expected: string) =>
       }
     ),
     ({ server }) =>
-      Effect.async<void>((resume) => {
+      Effect.callback<void>((resume) => {
         server.closeAllConnections()
         server.close(() => resume(Effect.void))
       })
@@ -105,8 +104,7 @@ const secretOptions = (secrets: {
   allowedTools: ["mcp__local", "mcp__remote", "Bash"]
 })
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
 describe("no secret on the CLI's command line (real CLI)", () => {
   const secrets = {

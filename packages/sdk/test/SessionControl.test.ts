@@ -3,10 +3,8 @@
  * proven by its effect on the real CLI 2.1.328: the next turn, the files on
  * disk, the MCP servers' status. One session hosts several checks.
  */
-import { ClaudeCode, ControlRequest, Protocol } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
@@ -16,19 +14,21 @@ import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as Path from "node:path"
 import { fileURLToPath } from "node:url"
+import { ClaudeCode, ControlRequest, Protocol } from "../src/index.js"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
-const mcpServer = fileURLToPath(new URL("./fixtures/stdio-mcp-server.mjs", import.meta.url))
-const badInitializeCli = fileURLToPath(new URL("./fixtures/bad-initialize-claude.mjs", import.meta.url))
+// The effect-3 tree's fixtures (PORT-DEBT: they move here with the flip).
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url))
+const mcpServer = fixture("stdio-mcp-server.mjs")
+const badInitializeCli = fixture("bad-initialize-claude.mjs")
 
 /** Retries `check` until it holds (the CLI connects and restarts MCP servers in the background). */
 const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (a: A) => boolean, what: string) =>
   effect.pipe(
     Effect.filterOrFail(check, () => new Error(`never true: ${what}`)),
-    Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo("15 seconds")))
+    Effect.retry(Schedule.spaced("100 millis").pipe(Schedule.upTo({ duration: "15 seconds" })))
   )
 
 describe("ControlRequest table", () => {
@@ -283,7 +283,7 @@ describe("Session control: background tasks", () => {
         const ticksOf = (output: string) => output.split("\n").filter((line) => /^tick\d+$/.test(line))
         const ticksNow = Effect.map(session.getTaskOutput(taskId), (answer) => ticksOf(answer.output))
         const [settled] = yield* eventually(
-          Effect.zip(ticksNow, Effect.zipRight(Effect.sleep("300 millis"), ticksNow)),
+          Effect.zip(ticksNow, Effect.andThen(Effect.sleep("300 millis"), ticksNow)),
           ([before, after]) => before.length === after.length,
           "the ticks stop"
         )
@@ -299,7 +299,9 @@ describe("Session control: background tasks", () => {
           ScriptedModel.text("moved on")
         )
         const begun = Date.now()
-        const turn = yield* collect(session.turn("run something slow")).pipe(Effect.fork)
+        const turn = yield* collect(session.turn("run something slow")).pipe(
+          Effect.forkChild({ startImmediately: true })
+        )
         // the CLI takes a shell as a foreground task after a moment; until then nothing matches the id
         yield* eventually(session.backgroundTasks("toolu_slow"), (moved) => moved, "the command was backgrounded")
         const messages = yield* Fiber.join(turn)
@@ -372,7 +374,7 @@ describe("Session control: rewind and typed requests", () => {
 
       // a payload its schema does not encode: never written, the session is fine
       const NonEmptyModel = ControlRequest.make("set_model", {
-        payload: { model: Schema.String.pipe(Schema.minLength(1)) },
+        payload: { model: Schema.String.check(Schema.isMinLength(1)) },
         success: Protocol.SetModelResponse
       })
       const invalidRequest = yield* session.request(NonEmptyModel, { model: "" }).pipe(Effect.flip)

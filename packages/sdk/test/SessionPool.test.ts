@@ -1,7 +1,5 @@
-import { HookLayer, HookResult, PermissionGate, PermissionResult, SessionPool } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -12,25 +10,33 @@ import * as Ref from "effect/Ref"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { fileURLToPath } from "node:url"
+import type { Protocol } from "../src/index.js"
+import { HookLayer, HookResult, PermissionGate, PermissionResult, SessionPool } from "../src/index.js"
 import { bash, harness, isAlive, processesIn, Workspace } from "./utils/harness.js"
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
-const resultOf = (messages: ReadonlyArray<any>) => messages.find((m) => m.type === "result")
+const resultOf = (messages: ReadonlyArray<Protocol.Message>): any => messages.find((m) => m.type === "result")
+
+const initOf = (messages: ReadonlyArray<Protocol.Message>): any =>
+  messages.find((m) => m.type === "system" && "subtype" in m && m.subtype === "init")
 
 /** Waits (boundedly) until the pool's status satisfies `test`, and returns that status. */
 const awaitStatus = (
   pool: SessionPool.SessionPool.Service,
   test: (status: SessionPool.Status) => boolean,
-  timeout: Duration.DurationInput = "60 seconds"
+  timeout: Duration.Input = "60 seconds"
 ) =>
   pool.changes.pipe(
     Stream.filter(test),
     Stream.runHead,
-    Effect.flatten,
-    Effect.timeoutFail({ duration: timeout, onTimeout: () => new Error("the pool never reached that state") }),
-    Effect.orDie
+    Effect.flatMap((found) =>
+      Option.isSome(found) ? Effect.succeed(found.value) : Effect.die(new Error("the pool's changes ended"))
+    ),
+    Effect.timeoutOrElse({
+      duration: timeout,
+      orElse: () => Effect.die(new Error("the pool never reached that state"))
+    })
   )
 
 const full = (status: SessionPool.Status) => status.ready.length === status.size
@@ -47,10 +53,12 @@ const pollProcesses = (cwd: string, test: (pids: ReadonlyArray<number>) => boole
   })
 
 /** Closes `scope`, failing the test if that takes longer than `limit` (a close must never hang). */
-const closeWithin = (scope: Scope.CloseableScope, limit: Duration.DurationInput) =>
+const closeWithin = (scope: Scope.Closeable, limit: Duration.Input) =>
   Scope.close(scope, Exit.void).pipe(
-    Effect.timeoutFail({ duration: limit, onTimeout: () => new Error(`closing the pool took over ${limit}`) }),
-    Effect.orDie
+    Effect.timeoutOrElse({
+      duration: limit,
+      orElse: () => Effect.die(new Error(`closing the pool took over ${String(limit)}`))
+    })
   )
 
 /** A pool of one, waited for until it is full. */
@@ -94,8 +102,7 @@ describe("SessionPool", () => {
       const { ready } = yield* awaitStatus(pool, full)
       const messages = yield* collect(SessionPool.query("one shot"))
       assert.strictEqual(resultOf(messages).result, "from the pool")
-      const init = messages.find((m: any) => m.type === "system" && m.subtype === "init") as any
-      assert.isDefined(init)
+      assert.isDefined(initOf(messages))
       assert.isFalse(isAlive(ready[0]), "the claimed process ended with its query")
     }).pipe(
       Effect.provide(Layer.provideMerge(SessionPool.layer({ size: 1 }), harness([ScriptedModel.text("from the pool")])))
@@ -131,7 +138,7 @@ describe("SessionPool", () => {
     Effect.gen(function*() {
       const { cwd } = yield* Workspace
       const poolScope = yield* Scope.make()
-      const pool = yield* SessionPool.make({ size: 2 }).pipe(Scope.extend(poolScope))
+      const pool = yield* SessionPool.make({ size: 2 }).pipe(Scope.provide(poolScope))
       yield* awaitStatus(pool, full)
       // A claim from a scope that outlives the pool: its session still closes with the pool.
       const claimed = yield* pool.claim()
@@ -145,14 +152,14 @@ describe("SessionPool", () => {
       assert.deepStrictEqual(processesIn(cwd), [])
       const error = yield* pool.claim().pipe(Effect.flip)
       assert.strictEqual(error._tag, "SessionPoolError")
-      assert.strictEqual((error as any).reason, "Closed")
+      assert.strictEqual(error._tag === "SessionPoolError" && error.reason, "Closed")
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
 
   it.live("closing the pool while its first warm-ups are spawning leaves nothing behind", () =>
     Effect.gen(function*() {
       const { cwd } = yield* Workspace
       const poolScope = yield* Scope.make()
-      const pool = yield* SessionPool.make({ size: 3 }).pipe(Scope.extend(poolScope))
+      const pool = yield* SessionPool.make({ size: 3 }).pipe(Scope.provide(poolScope))
       const pids = yield* pollProcesses(cwd, (pids) => pids.length >= 1)
       assert.isAbove((yield* pool.status).warming, 0)
       yield* closeWithin(poolScope, "10 seconds")
@@ -202,13 +209,13 @@ describe("SessionPool", () => {
       const handlers = Layer.mergeAll(
         PermissionGate.layer((request) =>
           Effect.as(
-            Ref.update(asked, (all) => [...all, `gate:${(request.input as any).command}`]),
+            Ref.update(asked, (all) => [...all, `gate:${String(request.input.command)}`]),
             PermissionResult.deny("the pool's gate says no")
           )
         ),
         HookLayer.preToolUse({ matcher: "Bash" }, (input) =>
           Effect.as(
-            Ref.update(asked, (all) => [...all, `hook:${(input.tool_input as any).command}`]),
+            Ref.update(asked, (all) => [...all, `hook:${String((input.tool_input as { command?: unknown }).command)}`]),
             HookResult.empty
           ))
       )
@@ -232,7 +239,7 @@ describe("SessionPool", () => {
         Effect.flip
       )
       assert.strictEqual(gated._tag, "SessionPoolError")
-      assert.strictEqual((gated as any).reason, "HandlersMismatch")
+      assert.strictEqual(gated._tag === "SessionPoolError" && gated.reason, "HandlersMismatch")
       assert.include(gated.message, "PermissionGate")
       const hooked = yield* pool.claim().pipe(
         Effect.provide(HookLayer.stop({ name: "audit-stop" }, () => Effect.succeed(HookResult.empty))),
@@ -245,6 +252,23 @@ describe("SessionPool", () => {
       assert.strictEqual(status.ready.length, 1)
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
 
+  it.live("a claim from the pool's own context, its hooks included, is not refused, and the hooks fire", () =>
+    Effect.gen(function*() {
+      const stops = yield* Ref.make(0)
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.make({ size: 1 })
+        const session = yield* pool.claim()
+        const messages = yield* collect(session.turn("and stop"))
+        assert.strictEqual(resultOf(messages).result, "stopped")
+      }).pipe(
+        Effect.provide(
+          HookLayer.stop({ name: "audit-stop" }, () => Effect.as(Ref.update(stops, (n) => n + 1), HookResult.empty))
+        ),
+        Effect.scoped
+      )
+      assert.strictEqual(yield* Ref.get(stops), 1)
+    }).pipe(Effect.provide(harness([ScriptedModel.text("stopped")]))))
+
   it.live("a claim sets the model and permission mode over the control channel; other options are refused", () =>
     Effect.gen(function*() {
       const pool = yield* SessionPool.make({ size: 1 })
@@ -253,8 +277,7 @@ describe("SessionPool", () => {
       assert.include(fixed.message, "cwd: fixed when a pooled process starts")
       const session = yield* pool.claim({ model: "claude-opus-4-1-claimed", permissionMode: "acceptEdits" })
       const messages = yield* collect(session.turn("which model?"))
-      const init = messages.find((m: any) => m.type === "system" && m.subtype === "init") as any
-      assert.strictEqual(init.permissionMode, "acceptEdits")
+      assert.strictEqual(initOf(messages).permissionMode, "acceptEdits")
       assert.strictEqual((yield* ScriptedModel.lastTurnRequest).model, "claude-opus-4-1-claimed")
     }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("that one")]))))
 
@@ -264,7 +287,7 @@ describe("SessionPool", () => {
       const pool = yield* fullPoolOfOne({ refillDelay: "1500 millis" })
       const session = yield* pool.claim()
       const claimedAt = Date.now()
-      const turn = yield* Effect.fork(collect(session.turn("first turn alone")))
+      const turn = yield* Effect.forkChild(collect(session.turn("first turn alone")))
       assert.isAtLeast(yield* replacementSpawnedAfter(cwd, session.pid, claimedAt), 1_450)
       assert.strictEqual(resultOf(yield* Fiber.join(turn)).result, "alone")
       yield* awaitStatus(pool, full)
@@ -276,7 +299,7 @@ describe("SessionPool", () => {
       const pool = yield* fullPoolOfOne()
       const session = yield* pool.claim()
       const claimedAt = Date.now()
-      const turn = yield* Effect.fork(collect(session.turn("first message first")))
+      const turn = yield* Effect.forkChild(collect(session.turn("first message first")))
       // The CLI answers the prompt within milliseconds: its first message, not the one-second bound, starts the
       // replacement.
       assert.isBelow(yield* replacementSpawnedAfter(cwd, session.pid, claimedAt), 900)
@@ -300,7 +323,7 @@ describe("SessionPool", () => {
       const first = yield* pool.claim()
       // The first claimer sends nothing, so only the waiting claim can start the replacement before the bound.
       const claimedAt = Date.now()
-      const second = yield* Effect.fork(Effect.scoped(Effect.map(pool.claim(), (session) => session.pid)))
+      const second = yield* Effect.forkChild(Effect.scoped(Effect.map(pool.claim(), (session) => session.pid)))
       assert.isBelow(yield* replacementSpawnedAfter(cwd, first.pid, claimedAt), 900)
       assert.notStrictEqual(yield* Fiber.join(second), first.pid)
     }).pipe(Effect.scoped, Effect.provide(harness([]))))
@@ -317,7 +340,7 @@ describe("SessionPool", () => {
   it.live("an interrupted waiting claim takes nothing from the pool", () =>
     Effect.gen(function*() {
       const pool = yield* SessionPool.make({ size: 1 })
-      const waiting = yield* Effect.fork(Effect.scoped(pool.claim()))
+      const waiting = yield* Effect.forkChild(Effect.scoped(pool.claim()))
       yield* Effect.sleep("10 millis")
       yield* Fiber.interrupt(waiting)
       const { ready } = yield* awaitStatus(pool, full)

@@ -1,7 +1,16 @@
-import { ClaudeCode, ClaudeError, HookLayer, HookResult, Protocol, SessionStore } from "@claude-effect/sdk"
+/**
+ * The session store: the store contract of the in-memory store, the key and
+ * entry checks every store gets from `SessionStore.make`, the CLI's project
+ * keys and configuration directory, the transcript mirror (its append
+ * timeout, its redaction) fed with `transcript_mirror` frames as the router
+ * would; and, with the real CLI, what sessions do with a store: the
+ * transcript mirrored line for line, resume and continue from the store on a
+ * machine that never saw the session, a store that refuses or hangs, when
+ * batches are flushed, what is redacted.
+ */
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
@@ -9,24 +18,27 @@ import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
+import * as TestClock from "effect/testing/TestClock"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import { ClaudeCode, ClaudeError, HookLayer, HookResult } from "../src/index.js"
 import * as Redaction from "../src/internal/redaction.js"
 import * as Mirror from "../src/internal/sessionStoreMirror.js"
+import * as Protocol from "../src/Protocol.js"
+import * as SessionStore from "../src/SessionStore.js"
 import { bash, harness, Workspace } from "./utils/harness.js"
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
-const lastOf = <A>(all: ReadonlyArray<A>): any => all[all.length - 1]
+/** The turn's last message, which must be its successful result. */
+const resultOf = (messages: ReadonlyArray<Protocol.Message>): Protocol.ResultSuccess => {
+  const last = messages[messages.length - 1]
+  assert.isTrue(Protocol.isResultMessage(last) && last.subtype === "success", JSON.stringify(last))
+  return last as Protocol.ResultSuccess
+}
 
-const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
-  projectKey: "project",
-  sessionId,
-  ...(subpath !== undefined ? { subpath } : {})
-})
+const isMirrorError = Schema.is(Protocol.SystemMirrorError)
 
 /** A fresh, empty "machine": its own HOME and CLAUDE_CONFIG_DIR. */
 const emptyMachine = Effect.acquireRelease(
@@ -44,11 +56,26 @@ const localTranscript = (configDir: string, sessionId: string): Array<SessionSto
   for (const project of Fs.readdirSync(projects)) {
     const file = Path.join(projects, project, `${sessionId}.jsonl`)
     if (Fs.existsSync(file)) {
-      return Fs.readFileSync(file, "utf8").split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line))
+      return Fs.readFileSync(file, "utf8").split("\n").filter((line) => line.length > 0).map((line) =>
+        Schema.decodeUnknownSync(Schema.fromJsonString(SessionStore.Entry))(line)
+      )
     }
   }
   return []
 }
+
+const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
+  projectKey: "project",
+  sessionId,
+  ...(subpath !== undefined ? { subpath } : {})
+})
+
+const frame = (configDir: string, sessionId: string, entries: ReadonlyArray<unknown>): Protocol.Message =>
+  Schema.decodeUnknownSync(Protocol.Message)({
+    type: "transcript_mirror",
+    filePath: Path.join(configDir, "projects", "project", `${sessionId}.jsonl`),
+    entries
+  })
 
 describe("SessionStore (in memory)", () => {
   it.effect("appends in order, skips an entry whose uuid is already stored, and loads a deep-equal copy", () =>
@@ -105,18 +132,61 @@ describe("SessionStore (in memory)", () => {
       assert.include(empty.message, "projectKey: a project key must not be empty")
       const subpath = yield* store.load({ projectKey: "p", sessionId: "s", subpath: "a/../../b" }).pipe(Effect.flip)
       assert.include(subpath.message, "subpath")
-      const entry = yield* store.append(key("s"), [{ uuid: "x" } as any]).pipe(Effect.flip)
+      // @ts-expect-error an entry without its type
+      const entry = yield* store.append(key("s"), [{ uuid: "x" }]).pipe(Effect.flip)
       assert.strictEqual(entry.reason, "InvalidEntry")
       assert.include(entry.message, "type")
       assert.isTrue(Option.isNone(yield* store.load(key("s"))))
+    }))
+
+  // new on effect 4: the rest of the key rules (NUL, over-long, "." and ".."), on every operation
+  it.effect("NUL, a backslash, \".\", \"..\", a lone surrogate or a name over 255 characters is refused by every operation", () =>
+    Effect.gen(function*() {
+      const store = yield* SessionStore.makeMemory
+      const refused = [
+        { projectKey: "p", sessionId: "a\0b" },
+        { projectKey: "p\\q", sessionId: "s" },
+        { projectKey: "p", sessionId: "." },
+        { projectKey: "..", sessionId: "s" },
+        { projectKey: "p", sessionId: "x".repeat(256) },
+        { projectKey: "p", sessionId: "s", subpath: "/abs" },
+        { projectKey: "p", sessionId: "s", subpath: "a\0" },
+        { projectKey: "p", sessionId: "s", subpath: "" },
+        { projectKey: "p", sessionId: "\uD800" },
+        { projectKey: "p", sessionId: "s", subpath: "a/\uDC00b" }
+      ]
+      for (const bad of refused) {
+        const errors = [
+          yield* store.append(bad, [{ type: "user" }]).pipe(Effect.flip),
+          yield* store.load(bad).pipe(Effect.flip),
+          yield* store.delete(bad).pipe(Effect.flip)
+        ]
+        for (const error of errors) assert.strictEqual(error.reason, "InvalidKey", JSON.stringify(bad))
+      }
+      const long = yield* store.load({ projectKey: "p", sessionId: "x".repeat(256) }).pipe(Effect.flip)
+      assert.include(long.message, "sessionId: a session id must be at most 255 characters (it has 256)")
+      const nul = yield* store.listSubkeys({ projectKey: "p", sessionId: "a\0b" }).pipe(Effect.flip)
+      assert.strictEqual(nul.operation, "listSubkeys")
+      const project = yield* store.listSessions("a/b").pipe(Effect.flip)
+      assert.strictEqual(project.operation, "listSessions")
+      assert.include(project.message, "must not contain")
+      const surrogate = yield* store.load({ projectKey: "p", sessionId: "a\uD800" }).pipe(Effect.flip)
+      assert.include(surrogate.message, "a session id must be well-formed Unicode (it has a lone surrogate)")
+      // 255 characters is a name, and a pair of surrogates is one character
+      yield* store.append({ projectKey: "p", sessionId: "\u{1F600}" }, [{ type: "user" }])
+      yield* store.append({ projectKey: "p", sessionId: "x".repeat(255) }, [{ type: "user" }])
+      assert.isTrue(Option.isSome(yield* store.load({ projectKey: "p", sessionId: "x".repeat(255) })))
     }))
 
   it.effect.prop(
     "whatever JSON entries are appended load deep-equal, once per uuid",
     [Schema.Array(Schema.Struct({
       type: Schema.String,
-      uuid: Schema.optional(Schema.String),
-      data: Schema.Array(Schema.Union(Schema.String, Schema.Int, Schema.Boolean, Schema.Null))
+      // NUL and lone surrogates are refused as InvalidEntry (the SQL store suite's contract)
+      uuid: Schema.optional(
+        Schema.String.check(Schema.makeFilter((uuid: string) => !/\0|[\uD800-\uDFFF]/u.test(uuid)))
+      ),
+      data: Schema.Array(Schema.Union([Schema.String, Schema.Int, Schema.Boolean, Schema.Null]))
     }))],
     ([entries]) =>
       Effect.gen(function*() {
@@ -159,7 +229,7 @@ describe("SessionStore (in memory)", () => {
 })
 
 describe("SessionStore mirroring", () => {
-  it.scoped("an append the store never answers times out after 60 s: the flush returns, says so, keeps the batch", () =>
+  it.effect("an append the store never answers times out after 60 s: the flush returns, says so, keeps the batch", () =>
     Effect.gen(function*() {
       const memory = yield* SessionStore.makeMemory
       let answering = false
@@ -167,18 +237,19 @@ describe("SessionStore mirroring", () => {
         ...memory,
         append: (key, entries) => answering ? memory.append(key, entries) : Effect.never
       })
+      // The test clock's timers, counted: the flush is adjusted past its deadline once the deadline is set.
+      let sleeps = 0
+      const clock = yield* Effect.clockWith(Effect.succeed)
+      const counting: Clock.Clock = {
+        ...clock,
+        sleep: (duration) => Effect.suspend(() => (sleeps++, clock.sleep(duration)))
+      }
       const configDir = Path.join(Os.tmpdir(), "machine", ".claude")
       const mirror = yield* Mirror.make({ store, configDir })
-      mirror.observe(
-        Schema.decodeUnknownSync(Protocol.Message)({
-          type: "transcript_mirror",
-          filePath: Path.join(configDir, "projects", "project", "s-1.jsonl"),
-          entries: [{ type: "user", uuid: "u-1" }]
-        })
-      )
+      mirror.observe(frame(configDir, "s-1", [{ type: "user", uuid: "u-1" }]))
       // The flush runs uninterruptibly (a batch is sent or kept, never lost): the timeout must still end the wait.
-      const flushing = yield* Effect.fork(mirror.flush)
-      while ((yield* TestClock.sleeps()).length === 0) yield* Effect.yieldNow()
+      const flushing = yield* Effect.forkChild(Effect.provideService(mirror.flush, Clock.Clock, counting))
+      while (sleeps === 0) yield* Effect.yieldNow
       yield* TestClock.adjust("60 seconds")
       const reports = yield* Fiber.join(flushing)
       assert.strictEqual(reports.length, 1)
@@ -191,7 +262,7 @@ describe("SessionStore mirroring", () => {
 })
 
 describe("SessionStore redaction", () => {
-  it.scoped("the mirror stores entries with the session's secrets replaced: same shape, ids untouched", () =>
+  it.effect("the mirror stores entries with the session's secrets replaced: same shape, ids untouched", () =>
     Effect.gen(function*() {
       const store = yield* SessionStore.makeMemory
       const secret = "0123abcd-secret-token-9f9f"
@@ -204,13 +275,7 @@ describe("SessionStore redaction", () => {
         message: { role: "user", content: [{ type: "tool_result", content: `token=${secret}\nok`, is_error: false }] },
         toolUseResult: { stdout: `${secret}${secret}`, nested: [[{ [secret]: 1, n: 2, none: null }]] }
       }
-      mirror.observe(
-        Schema.decodeUnknownSync(Protocol.Message)({
-          type: "transcript_mirror",
-          filePath: Path.join(configDir, "projects", "project", "s-1.jsonl"),
-          entries: [entry, { type: "custom-title", customTitle: "no secret here" }]
-        })
-      )
+      mirror.observe(frame(configDir, "s-1", [entry, { type: "custom-title", customTitle: "no secret here" }]))
       assert.deepStrictEqual(yield* mirror.flush, [])
       const stored = Option.getOrThrow(yield* store.load(key("s-1")))
       assert.deepStrictEqual(stored, [{
@@ -232,7 +297,7 @@ describe("SessionStore with the real CLI", () => {
       const { cwd, exists } = yield* Workspace
       const session = yield* ClaudeCode.session({ allowedTools: ["Bash"] })
       const first = yield* collect(session.turn("make the file"))
-      const sessionId: string = lastOf(first).session_id
+      const sessionId = resultOf(first).session_id
       // the CLI files it where configDir and projectKey say
       assert.isTrue(Fs.existsSync(
         Path.join(SessionStore.configDir(model.cliEnv), "projects", SessionStore.projectKey(cwd), `${sessionId}.jsonl`)
@@ -243,13 +308,13 @@ describe("SessionStore with the real CLI", () => {
       )
       assert.isTrue(afterFirst.some((e) => e.type === "assistant" && JSON.stringify(e).includes("echo mirrored")))
       assert.isTrue(exists("mirrored.txt"))
-      yield* collect(session.turn("and again"))
+      const second = yield* collect(session.turn("and again"))
       // the frames are for the store: the consumer never sees one
-      assert.isFalse([...first].some((m) => m.type === "transcript_mirror"))
+      assert.isFalse([...first, ...second].some((m) => m.type === "transcript_mirror"))
       const stored = Option.getOrThrow(yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId }))
       // every line but the CLI's own records of API requests (`api-request*`), which it does not mirror
-      const local = localTranscript(model.cliEnv.CLAUDE_CONFIG_DIR!, sessionId)
-      assert.deepStrictEqual(stored, local.filter((entry: any) => !entry.type.startsWith("api-request")))
+      const local = localTranscript(model.cliEnv.CLAUDE_CONFIG_DIR, sessionId)
+      assert.deepStrictEqual(stored, local.filter((entry) => !entry.type.startsWith("api-request")))
       assert.isTrue(stored.some((e) => JSON.stringify(e).includes("and again")))
       const sessions = yield* store.listSessions(SessionStore.projectKey(cwd))
       assert.deepStrictEqual(sessions.map((s) => s.sessionId), [sessionId])
@@ -268,17 +333,16 @@ describe("SessionStore with the real CLI", () => {
       // machine A: the ScriptedModel's home
       const sessionId = yield* Effect.scoped(Effect.gen(function*() {
         const session = yield* ClaudeCode.session()
-        const turn = yield* collect(session.turn("the code word is plum"))
-        return lastOf(turn).session_id as string
+        return resultOf(yield* collect(session.turn("the code word is plum"))).session_id
       }))
       // machine B: an empty home, nothing on disk but the store
       const machineB = yield* emptyMachine
       const resumed = yield* Effect.scoped(Effect.gen(function*() {
         const session = yield* ClaudeCode.session({ resume: sessionId, env: machineB.env })
-        return yield* collect(session.turn("what was the code word?"))
+        return resultOf(yield* collect(session.turn("what was the code word?")))
       }))
-      assert.strictEqual(lastOf(resumed).result, "plum")
-      assert.strictEqual(lastOf(resumed).session_id, sessionId)
+      assert.strictEqual(resumed.result, "plum")
+      assert.strictEqual(resumed.session_id, sessionId)
       const last = yield* ScriptedModel.lastTurnRequest
       assert.isTrue(last.includes("the code word is plum"), "the resumed request carries the first prompt")
       assert.isTrue(last.includes("noted"), "and the first answer")
@@ -345,17 +409,16 @@ describe("SessionStore with the real CLI", () => {
         const { cwd } = yield* Workspace
         const session = yield* ClaudeCode.session().pipe(Effect.provideService(SessionStore.SessionStore, flaky))
         const first = yield* collect(session.turn("first"))
-        const sessionId: string = lastOf(first).session_id
-        const reports = first.filter((m: any) => m.type === "system" && m.subtype === "mirror_error") as Array<any>
+        const sessionId = resultOf(first).session_id
+        const reports = first.filter(isMirrorError)
         assert.isAbove(reports.length, 0)
         assert.include(reports[0].error, "the database is down")
         assert.include(reports[0].error, "kept and sent again")
         assert.strictEqual(reports[0].key.sessionId, sessionId)
-        assert.strictEqual(lastOf(first).type, "result")
         assert.isTrue(Option.isNone(yield* memory.load({ projectKey: SessionStore.projectKey(cwd), sessionId })))
         yield* Ref.set(down, false)
         const second = yield* collect(session.turn("second"))
-        assert.isFalse(second.some((m: any) => m.type === "system" && m.subtype === "mirror_error"))
+        assert.isFalse(second.some(isMirrorError))
         const stored = Option.getOrThrow(yield* memory.load({ projectKey: SessionStore.projectKey(cwd), sessionId }))
         const text = JSON.stringify(stored)
         assert.include(text, "\"first\"")
@@ -378,12 +441,12 @@ describe("SessionStore with the real CLI", () => {
           Effect.flip
         )
       assert.strictEqual(error._tag, "SessionStoreError")
-      const storeError = error as ClaudeError.SessionStoreError
-      assert.strictEqual(storeError.reason, "Timeout")
-      assert.strictEqual(storeError.operation, "load")
-      assert.include(storeError.message, "loadTimeoutMs")
+      if (error._tag !== "SessionStoreError") return
+      assert.strictEqual(error.reason, "Timeout")
+      assert.strictEqual(error.operation, "load")
+      assert.include(error.message, "loadTimeoutMs")
       assert.isBelow(Date.now() - started, 5_000)
-      assert.strictEqual(yield* ScriptedModel.requests.pipe(Effect.map((r) => r.length)), 0)
+      assert.lengthOf(yield* ScriptedModel.requests, 0)
     }).pipe(Effect.provide(harness([]))))
 
   it.live(
@@ -474,6 +537,6 @@ describe("SessionStore with the real CLI", () => {
       const badKey = yield* ClaudeCode.session({ resume: "../../etc/passwd" }).pipe(Effect.scoped, Effect.flip)
       assert.strictEqual(badKey._tag, "SessionStoreError")
       assert.include(badKey.message, "sessionId")
-      assert.strictEqual(yield* ScriptedModel.requests.pipe(Effect.map((r) => r.length)), 0)
+      assert.lengthOf(yield* ScriptedModel.requests, 0)
     }).pipe(Effect.provide(Layer.merge(SessionStore.layerMemory, harness([])))))
 })

@@ -4,20 +4,17 @@
  * Against the real CLI 2.1.328 (its debug log, an MCP server's stderr it
  * passes on) and the fault-injecting wrapper (a flood, a runaway line).
  */
-import { ClaudeCode, CliLocator, CliProcess } from "@claude-effect/sdk"
 import { FakeCli, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
-import * as LogLevel from "effect/LogLevel"
-import * as Option from "effect/Option"
+import * as References from "effect/References"
 import * as Stream from "effect/Stream"
 import * as NodePath from "node:path"
-import { harness, isAlive, Logs, spawnerLayer } from "./utils/harness.js"
+import { ClaudeCode, CliLocator } from "../src/index.js"
+import { harness, isAlive, Logs } from "./utils/harness.js"
 
 const faultyCli = NodePath.join(import.meta.dirname, "fixtures", "faulty-claude.mjs")
 const apiKey = "sk-ant-api03-STDERR-0123456789abcdefghijklmnopqrstuvwxyz"
@@ -62,7 +59,6 @@ describe("session.stderr on the real CLI", () => {
         const upToTheServersLine = yield* session.stderr.pipe(
           Stream.takeUntil((line) => line.includes("Server stderr")),
           Stream.runCollect,
-          Effect.map(Chunk.toReadonlyArray),
           Effect.timeout("30 seconds")
         )
         assert.isAbove(upToTheServersLine.length, 10)
@@ -75,7 +71,7 @@ describe("session.stderr on the real CLI", () => {
         // The session is not disturbed, and a second reader starts from the lines kept so far.
         yield* session.turn("hi").pipe(Stream.runDrain)
         const again = yield* session.stderr.pipe(Stream.take(upToTheServersLine.length), Stream.runCollect)
-        assert.deepStrictEqual(Chunk.toReadonlyArray(again), upToTheServersLine)
+        assert.deepStrictEqual(again, upToTheServersLine)
       }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("ok")]))),
     60_000
   )
@@ -88,10 +84,10 @@ describe("session.stderr on the real CLI", () => {
           extraArgs: debugToStderr,
           mcpServers: { leaky: leakyMcpServer },
           stderr: Effect.logDebug
-        }).pipe(Stream.runDrain, Logger.withMinimumLogLevel(LogLevel.Debug))
+        }).pipe(Stream.runDrain, Effect.provideService(References.MinimumLogLevel, "Debug"))
         const logged = (yield* Logs).filter((entry) => entry.annotations.source === "stderr")
         assert.isAbove(logged.length, 10)
-        assert.isTrue(logged.every((entry) => entry.level === "DEBUG" && typeof entry.annotations.pid === "number"))
+        assert.isTrue(logged.every((entry) => entry.level === "Debug" && typeof entry.annotations.pid === "number"))
         assert.isTrue(logged.some((entry) => entry.message.includes("Server stderr: token <redacted>")))
         assertNoPieceOf(serviceToken, JSON.stringify(logged), "the logs")
         // Closing let the sink take what the CLI wrote until it exited: its last lines too.
@@ -129,8 +125,8 @@ describe("stderr is bounded (the fault-injecting wrapper)", () => {
           const session = yield* ClaudeCode.session({ ...options, stderr: () => Effect.never })
           // The turn runs while nothing has read stderr and the sink is stuck on its first line.
           const messages = yield* session.turn("hi").pipe(Stream.runCollect, Effect.timeout("30 seconds"))
-          assert.strictEqual(Chunk.last(messages).pipe(Option.map((m) => m.type), Option.getOrUndefined), "result")
-          const lines = yield* session.stderr.pipe(Stream.take(1024), Stream.runCollect, Effect.map(Chunk.toArray))
+          assert.strictEqual(messages[messages.length - 1]?.type, "result")
+          const lines = yield* session.stderr.pipe(Stream.take(1024), Stream.runCollect)
           return { lines, pid: session.pid }
         }))
         // Closing waited at most the sink's drain bound (1 s) on top of the CLI's own shutdown.
@@ -165,8 +161,7 @@ describe("stderr is bounded (the fault-injecting wrapper)", () => {
         Stream.mapEffect((line) => Effect.as(Effect.sleep("2 millis"), line)),
         Stream.takeUntil((line) => line.startsWith("yyyy")),
         Stream.runCollect,
-        Effect.map(Chunk.toArray),
-        Effect.fork
+        Effect.forkChild({ startImmediately: true })
       )
       yield* session.turn("hi").pipe(Stream.runDrain)
       const seen = yield* Fiber.join(slow).pipe(Effect.timeout("30 seconds"))
@@ -182,37 +177,17 @@ describe("stderr is bounded (the fault-injecting wrapper)", () => {
     }).pipe(Effect.scoped, Effect.provide(harness([ScriptedModel.text("ok")], {}, { apiKey }))), 60_000)
 })
 
-describe("stderr lines from CliProcess", () => {
-  it.live("a line that never ends is cut at maxStderrLineChars, a secret across the cut is redacted whole", () =>
-    Effect.gen(function*() {
-      const seen: Array<string> = []
-      const secret = "sk-ant-CUTLINE-0123456789abcdef"
-      const cli = yield* CliProcess.make({
-        executable: "/bin/sh",
-        args: ["-c", `printf 'aaaaaaaaaa${secret}bbbbbbbbbb' >&2; printf 'rest\\nnext line\\npartial' >&2`],
-        env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-        redact: [secret],
-        maxStderrLineChars: 16,
-        onStderr: (text) => Effect.sync(() => void seen.push(text)),
-        onStderrEnd: Effect.sync(() => void seen.push("<end>"))
-      })
-      yield* cli.awaitExit
-      const until = Date.now() + 5_000
-      while (!seen.includes("<end>") && Date.now() < until) yield* Effect.sleep("20 millis")
-      assert.strictEqual(seen.join(""), "aaaaaaaaaa<redac…\nnext line\npartial<end>")
-    }).pipe(Effect.scoped, Effect.provide(Layer.merge(NodeContext.layer, spawnerLayer))))
-})
-
 describe("a session over a provided CliProcess", () => {
-  it.scoped("has no stderr lines: session.stderr ends at once", () =>
+  it.effect("has no stderr lines: session.stderr ends at once", () =>
     Effect.gen(function*() {
       const session = yield* ClaudeCode.session()
-      assert.deepStrictEqual(Chunk.toArray(yield* Stream.runCollect(session.stderr)), [])
+      assert.deepStrictEqual(yield* Stream.runCollect(session.stderr), [])
     }).pipe(
+      Effect.scoped,
       Effect.provide(FakeCli.layer()),
       Effect.provide(
         ClaudeCode.layer({ executable: process.execPath }).pipe(
-          Layer.provideMerge(NodeContext.layer),
+          Layer.provideMerge(NodeServices.layer),
           Layer.orDie
         )
       )

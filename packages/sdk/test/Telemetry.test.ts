@@ -1,19 +1,15 @@
-import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, Telemetry } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
-import * as MetricLabel from "effect/MetricLabel"
 import * as Stream from "effect/Stream"
+import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, Telemetry } from "../src/index.js"
 import { bash, harness, Logs, Workspace } from "./utils/harness.js"
 import { makeRecordingTracer } from "./utils/recordingTracer.js"
 
-const tagged = <T, I, O>(metric: Metric.Metric<T, I, O>, tags: Record<string, string>) =>
-  Metric.taggedWithLabels(metric, Object.entries(tags).map(([k, v]) => MetricLabel.make(k, v)))
-
-const count = (metric: Metric.Metric.Counter<number>, tags: Record<string, string>) =>
-  Effect.map(Metric.value(tagged(metric, tags)), (state) => state.count)
+const count = (metric: Metric.Counter<number>, tags: Record<string, string>) =>
+  Effect.map(Metric.value(Metric.withAttributes(metric, tags)), (state) => state.count)
 
 const policy = Layer.mergeAll(
   HookLayer.preToolUse({ matcher: "Bash", name: "guard", timeout: "500 millis" }, (input) => {

@@ -1,7 +1,7 @@
 /**
- * A `SessionStore` in SQL, over `@effect/sql`: transcripts in two tables of
- * the database the `SqlClient` in context connects to — SQLite
- * (`@effect/sql-sqlite-node`, one file, nothing to run: the embedded
+ * A `SessionStore` in SQL, over effect's `sql` module: transcripts in two
+ * tables of the database the `SqlClient` in context connects to — SQLite
+ * (this package's `SqliteClient`, one file, nothing to run: the embedded
  * default) or PostgreSQL (`@effect/sql-pg`, for several machines).
  *
  * Entries are kept in append order and keyed idempotently: an entry whose
@@ -12,8 +12,7 @@
  * processes may start against one database at once.
  *
  * ```ts
- * import { SqlSessionStore } from "@claude-effect/sql"
- * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { SqliteClient, SqlSessionStore } from "@claude-effect/sql"
  *
  * const store = SqlSessionStore.layer().pipe(
  *   Layer.provide(SqliteClient.layer({ filename: "sessions.db" }))
@@ -27,10 +26,10 @@
  * @since 0.1.0
  */
 import { SessionStore } from "@claude-effect/sdk"
-import type * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import * as internal from "./internal/sqlSessionStore.js"
 
 /**

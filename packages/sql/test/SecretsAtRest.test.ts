@@ -4,19 +4,18 @@
  * PostgreSQL, with the real CLI 2.1.328. The database's bytes hold none of the
  * secrets a tool printed, and a session resumed from the store still works.
  */
-import { ClaudeCode, SessionStore } from "@claude-effect/sdk"
-import { SqlSessionStore } from "@claude-effect/sql"
+import { ClaudeCode, Protocol, SessionStore } from "@claude-effect/sdk"
+import { SqliteClient, SqlSessionStore } from "@claude-effect/sql"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
 import * as Stream from "effect/Stream"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -39,8 +38,12 @@ const machine = Effect.map(tempDir("claude-effect-machine-"), (home) => {
   }
 })
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+/** The turn's last message, which must be its successful result. */
+const resultOf = (messages: ReadonlyArray<Protocol.Message>): Protocol.ResultSuccess => {
+  const last = messages[messages.length - 1]
+  assert.isTrue(Protocol.isResultMessage(last) && last.subtype === "success", JSON.stringify(last))
+  return last as Protocol.ResultSuccess
+}
 
 /** Every regular file under `dir`, recursively. */
 const filesUnder = (dir: string): Array<string> =>
@@ -62,6 +65,8 @@ const foundIn = (files: ReadonlyArray<string>, needles: ReadonlyArray<string>): 
   }
   return [...found]
 }
+
+const decodeEntry = Schema.decodeUnknownSync(Schema.fromJsonString(SessionStore.Entry))
 
 const fresh = (label: string) => `${label}-${randomBytes(12).toString("hex")}`
 
@@ -107,22 +112,23 @@ const secretsAtRest = (database: Database) =>
     // machine A: the tool prints the three secrets; the model sees them (the live session is unchanged)
     const first = yield* withStore(Effect.scoped(Effect.gen(function*() {
       const session = yield* ClaudeCode.session({ ...base, env: { ...base.env, ...a.env } })
-      return yield* collect(session.turn("print the environment"))
+      return yield* Stream.runCollect(session.turn("print the environment"))
     }))).pipe(Effect.provide(ClaudeCode.layer()))
-    const sessionId = (first[first.length - 1] as { session_id: string }).session_id
+    const sessionId = resultOf(first).session_id
     const [printed] = yield* ScriptedModel.toolResults
     for (const secret of allSecrets) assert.include(printed.content, secret, "the tool printed every secret")
     // the CLI's own transcript holds them: without redaction the store would get them
     const projectKey = SessionStore.projectKey(cwd)
     const localFile = Path.join(a.configDir, "projects", projectKey, `${sessionId}.jsonl`)
-    const local = Fs.readFileSync(localFile, "utf8").split("\n").filter((line) => line.length > 0)
-      .map((line) => JSON.parse(line) as SessionStore.Entry)
+    const local = Fs.readFileSync(localFile, "utf8").split("\n").filter((line) => line.length > 0).map((line) =>
+      decodeEntry(line)
+    )
     for (const secret of allSecrets) assert.include(JSON.stringify(local), secret)
 
     // the store: the same entries, the same shape, every secret replaced
     const stored = Option.getOrThrow(
       yield* withStore(Effect.flatMap(
-        SessionStore.SessionStore,
+        Effect.service(SessionStore.SessionStore),
         (store) => store.load({ projectKey, sessionId })
       ))
     )
@@ -133,7 +139,7 @@ const secretsAtRest = (database: Database) =>
 
     // the database's bytes: the marker is there (the scan sees the data), no secret is
     const rows = yield* withStore(Effect.flatMap(
-      SqlClient.SqlClient,
+      Effect.service(SqlClient.SqlClient),
       (sql) => sql<{ readonly entry: string }>`SELECT entry FROM claude_session_entries`
     ))
     const text = rows.map((row) => row.entry).join("\n")
@@ -145,9 +151,9 @@ const secretsAtRest = (database: Database) =>
     // machine B, which never saw the session: resumed from the store, with the redacted text
     const resumed = yield* withStore(Effect.scoped(Effect.gen(function*() {
       const session = yield* ClaudeCode.session({ ...base, env: { ...base.env, ...b.env }, resume: sessionId })
-      return yield* collect(session.turn("what did it print?"))
+      return yield* Stream.runCollect(session.turn("what did it print?"))
     }))).pipe(Effect.provide(ClaudeCode.layer()))
-    assert.strictEqual((resumed[resumed.length - 1] as { result?: string }).result, "recalled")
+    assert.strictEqual(resultOf(resumed).result, "recalled")
     const last = yield* ScriptedModel.lastTurnRequest
     assert.isTrue(last.includes("print the environment"), "the request on B carries A's prompt")
     assert.isTrue(last.includes(marker), "and the tool's output")
@@ -173,7 +179,7 @@ describe("no secret at rest in SqlSessionStore (real CLI)", () => {
             return files
           })
         })
-      }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))),
+      }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeServices.layer))),
     90_000
   )
 
@@ -192,12 +198,12 @@ describe("no secret at rest in SqlSessionStore (real CLI)", () => {
         yield* secretsAtRest({
           client,
           // Written out first: the WAL has every row already, the checkpoint puts them in the tables' files too.
-          files: Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CHECKPOINT`).pipe(
+          files: Effect.flatMap(Effect.service(SqlClient.SqlClient), (sql) => sql`CHECKPOINT`).pipe(
             Effect.provide(client),
             Effect.map(() => filesUnder(server.dataDirectory))
           )
         })
-      }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))),
+      }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeServices.layer))),
     120_000
   )
 })

@@ -1,20 +1,24 @@
-import { ClaudeCode, SessionStore } from "@claude-effect/sdk"
-import { SqlSessionStore } from "@claude-effect/sql"
-import { isAlive } from "@claude-effect/test-support/Harness"
-import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+/**
+ * The session store contract (the official adapter's) over every store: the
+ * in-memory one, SqlSessionStore on SQLite (a file, through this package's
+ * node:sqlite client) and on PostgreSQL (a real server on 127.0.0.1, through
+ * @effect/sql-pg); then what only SQL stores do: the size bound, a database
+ * that goes away and comes back, processes starting together.
+ *
+ * The real-CLI half of packages/sql/test/SqlSessionStore.test.ts (a session
+ * resumed on another machine from the store) waits for the session port.
+ */
+import { SessionStore } from "@claude-effect/sdk"
+import { SqliteClient, SqlSessionStore } from "@claude-effect/sql"
+import { PostgresServer } from "@claude-effect/testkit"
 import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import type * as SqlClient from "@effect/sql/SqlClient"
 import { assert, describe, it, layer } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import * as TestClock from "effect/TestClock"
+import * as TestClock from "effect/testing/TestClock"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
@@ -26,13 +30,16 @@ const tempDir = (prefix: string) =>
   )
 
 /** SQLite in a file of a temporary directory. */
-const sqlite = Layer.unwrapScoped(
+const sqlite = Layer.unwrap(
   Effect.map(tempDir("claude-effect-sqlite-"), (dir) => SqliteClient.layer({ filename: Path.join(dir, "sessions.db") }))
 )
 
 /** PostgreSQL: a real server of this machine's, on 127.0.0.1, for the suite. */
-const postgres = Layer.unwrapEffect(
-  Effect.map(PostgresServer.PostgresServer, (server) => PgClient.layer({ url: Redacted.make(server.url) }))
+const postgres = Layer.unwrap(
+  Effect.map(
+    Effect.service(PostgresServer.PostgresServer),
+    (server) => PgClient.layer({ url: Redacted.make(server.url) })
+  )
 ).pipe(Layer.provideMerge(PostgresServer.layer()))
 
 const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
@@ -41,15 +48,18 @@ const key = (sessionId: string, subpath?: string): SessionStore.SessionKey => ({
   ...(subpath !== undefined ? { subpath } : {})
 })
 
+// A uuid the SDK's entry check accepts (no NUL, no lone surrogate): the others are refused, as tested below.
+const Uuid = Schema.String.check(Schema.makeFilter((uuid: string) => !/\0|[\uD800-\uDFFF]/u.test(uuid)))
+
 const Entries = Schema.Array(Schema.Struct({
   type: Schema.String,
-  uuid: Schema.optional(Schema.String),
-  data: Schema.Array(Schema.Union(Schema.String, Schema.Int, Schema.Boolean, Schema.Null))
+  uuid: Schema.optional(Uuid),
+  data: Schema.Array(Schema.Union([Schema.String, Schema.Int, Schema.Boolean, Schema.Null]))
 }))
 
 /** The contract every store keeps, the official adapter's: one suite, run against each store. */
 const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, unknown>) =>
-  layer(store, { timeout: 60_000 })(name, (it) => {
+  layer(store, { timeout: "60 seconds" })(name, (it) => {
     let n = 0
     // One session id per test: the store is shared by the suite.
     const fresh = () => `s-${Date.now().toString(36)}-${n++}`
@@ -115,6 +125,32 @@ const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, un
         const error = yield* store.append({ projectKey: "p", sessionId: "a/b" }, [{ type: "user" }]).pipe(Effect.flip)
         assert.strictEqual(error.reason, "InvalidKey")
         assert.include(error.message, "sessionId")
+        // new on effect 4: the other unsafe names, on every operation
+        for (const sessionId of ["..", "a\0b", "x".repeat(256)]) {
+          for (
+            const refused of [
+              store.append({ projectKey: "p", sessionId }, [{ type: "user" }]),
+              store.load({ projectKey: "p", sessionId }),
+              store.delete({ projectKey: "p", sessionId }),
+              store.listSubkeys({ projectKey: "p", sessionId })
+            ]
+          ) assert.strictEqual((yield* Effect.flip(refused)).reason, "InvalidKey")
+        }
+        assert.strictEqual((yield* Effect.flip(store.listSessions("../p"))).reason, "InvalidKey")
+      }))
+
+    it.effect("an entry whose uuid holds NUL or a lone surrogate is InvalidEntry, and nothing of its batch is stored", () =>
+      Effect.gen(function*() {
+        const store = yield* SessionStore.SessionStore
+        const id = fresh()
+        for (const uuid of ["a\0b", "\uD800", "x\uDC00"]) {
+          const error = yield* store.append(key(id), [{ type: "user", uuid: "fine" }, { type: "user", uuid }]).pipe(
+            Effect.flip
+          )
+          assert.strictEqual(error.reason, "InvalidEntry")
+          assert.include(error.message, "an entry's uuid must")
+        }
+        assert.isTrue(Option.isNone(yield* store.load(key(id))))
       }))
 
     it.effect.prop("whatever JSON entries are appended, in whatever batches, load deep-equal once per uuid", [
@@ -138,7 +174,7 @@ const contract = (name: string, store: Layer.Layer<SessionStore.SessionStore, un
         }
         const loaded = Option.getOrElse(yield* store.load(key(id)), () => [])
         assert.deepStrictEqual(loaded, JSON.parse(JSON.stringify(expected)))
-      }), { fastCheck: { numRuns: 25 } })
+      }), { arbitrary: { runs: 25 } })
   })
 
 contract("SessionStore.layerMemory", SessionStore.layerMemory)
@@ -146,7 +182,7 @@ contract("SqlSessionStore on SQLite (a file)", SqlSessionStore.layer().pipe(Laye
 contract("SqlSessionStore on PostgreSQL", SqlSessionStore.layer().pipe(Layer.provide(postgres)))
 
 describe("SqlSessionStore", () => {
-  it.scoped("an entry over maxEntryBytes fails the batch with TooLarge, and nothing of it is stored", () =>
+  it.effect("an entry over maxEntryBytes fails the batch with TooLarge, and nothing of it is stored", () =>
     Effect.gen(function*() {
       const store = yield* SqlSessionStore.make({ maxEntryBytes: 1000 })
       const error = yield* store.append(key("big"), [{ type: "user", uuid: "small" }, {
@@ -160,7 +196,7 @@ describe("SqlSessionStore", () => {
       assert.isTrue(Option.isNone(yield* store.load(key("big"))))
     }).pipe(Effect.provide(sqlite)))
 
-  it.scoped(
+  it.effect(
     "a database that cannot be reached is Unavailable, and the store works again once it is back",
     () =>
       Effect.gen(function*() {
@@ -184,7 +220,7 @@ describe("SqlSessionStore", () => {
     60_000
   )
 
-  it.scoped(
+  it.effect(
     "several processes' stores start against one PostgreSQL at once: the tables are made once",
     () =>
       Effect.gen(function*() {
@@ -203,82 +239,4 @@ describe("SqlSessionStore", () => {
       }).pipe(Effect.provide(PostgresServer.layer())),
     60_000
   )
-})
-
-// -----------------------------------------------------------------------------
-// the real CLI: a session on machine A, resumed on machine B from the store
-// -----------------------------------------------------------------------------
-
-/** One "machine": its own HOME and CLAUDE_CONFIG_DIR, both empty at first. */
-const machine = Effect.map(tempDir("claude-effect-machine-"), (home) => {
-  Fs.mkdirSync(Path.join(home, ".claude"))
-  return { home, env: { HOME: home, CLAUDE_CONFIG_DIR: Path.join(home, ".claude") } }
-})
-
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) =>
-  stream.pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
-
-const crossMachine = (database: Layer.Layer<SqlClient.SqlClient, unknown>) =>
-  Effect.gen(function*() {
-    const model = yield* ScriptedModel.ScriptedModel
-    const cwd = yield* tempDir("claude-effect-cwd-")
-    const a = yield* machine
-    const b = yield* machine
-    const options = { cwd, env: { ...model.cliEnv, CLAUDE_CODE_MAX_RETRIES: "2" } }
-    // Each machine has its own store over the same database, as two processes would.
-    const onMachine = (env: Record<string, string>, prompt: string, resume?: string) =>
-      Effect.gen(function*() {
-        const session = yield* ClaudeCode.session({
-          ...options,
-          env: { ...options.env, ...env },
-          ...(resume !== undefined ? { resume } : {})
-        })
-        return yield* collect(session.turn(prompt))
-      }).pipe(
-        Effect.scoped,
-        Effect.provide(SqlSessionStore.layer()),
-        Effect.provide(database),
-        Effect.provide(ClaudeCode.layer())
-      )
-    const first = yield* onMachine(a.env, "the code word is plum")
-    const sessionId = (first[first.length - 1] as { session_id: string }).session_id
-    const second = yield* onMachine(b.env, "what was the code word?", sessionId)
-    assert.strictEqual((second[second.length - 1] as { result?: string }).result, "plum")
-    const last = yield* ScriptedModel.lastTurnRequest
-    assert.isTrue(last.includes("the code word is plum"), "the request on B carries A's prompt")
-    assert.isTrue(last.includes("noted"), "and A's answer")
-    // B kept nothing of its own on disk: the transcript was materialized privately and removed
-    assert.isFalse(Fs.existsSync(Path.join(b.home, ".claude", "projects")))
-    // the store now holds both machines' turns, each line once
-    const stored = yield* Effect.flatMap(SessionStore.SessionStore, (store) =>
-      store.load({ projectKey: SessionStore.projectKey(cwd), sessionId })).pipe(
-        Effect.provide(SqlSessionStore.layer()),
-        Effect.provide(database)
-      )
-    const lines = Option.getOrThrow(stored)
-    const text = JSON.stringify(lines)
-    assert.include(text, "the code word is plum")
-    assert.include(text, "what was the code word?")
-    const uuids = lines.flatMap((entry) =>
-      entry.uuid === undefined ? [] : [entry.uuid]
-    )
-    assert.strictEqual(new Set(uuids).size, uuids.length)
-  })
-
-describe("a session resumed on another machine from SqlSessionStore (real CLI)", () => {
-  const model = ScriptedModel.layerNode([ScriptedModel.text("noted"), ScriptedModel.text("plum")])
-
-  it.live("SQLite", () =>
-    Effect.gen(function*() {
-      const dir = yield* tempDir("claude-effect-sqlite-")
-      // one database file, opened anew by each "machine"
-      yield* crossMachine(SqliteClient.layer({ filename: Path.join(dir, "sessions.db") }))
-    }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))), 60_000)
-
-  it.live("PostgreSQL", () =>
-    Effect.gen(function*() {
-      const server = yield* PostgresServer.make()
-      yield* crossMachine(PgClient.layer({ url: Redacted.make(server.url) }))
-      assert.isTrue(isAlive(yield* server.pid))
-    }).pipe(Effect.scoped, Effect.provide(Layer.provideMerge(model, NodeContext.layer))), 90_000)
 })

@@ -7,9 +7,11 @@
 //
 // Which code runs: the compiled build (`build/src/bin/serveCli.js`), what a published package
 // ships; in this repository (where `tsconfig.src.json` sits beside this package's manifest, and is not
-// published) the TypeScript source through tsx when tsx is there.
+// published) the TypeScript source, through Node's own type stripping (Node >= 22.18 runs `.ts`
+// files outside node_modules as they are): a resolve hook maps the sources' `.js` specifiers to their
+// `.ts` files, so no tsx is needed.
 import { existsSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import * as Module from "node:module"
 import { dirname, join } from "node:path"
 import process from "node:process"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -19,29 +21,21 @@ const built = join(root, "build", "src", "bin", "serveCli.js")
 const source = join(root, "src", "bin", "serveCli.ts")
 const inWorkspace = existsSync(join(root, "tsconfig.src.json"))
 
-// tsx's ESM API (`tsx/esm/api`, import condition), found from the workspace's packages.
-const findTsx = () => {
-  for (const base of [join(root, "package.json"), join(root, "..", "examples", "package.json")]) {
-    if (!existsSync(base)) continue
-    try {
-      const manifest = createRequire(base).resolve("tsx/package.json")
-      const entry = JSON.parse(readFileSync(manifest, "utf8")).exports["./esm/api"].import.default
-      return join(dirname(manifest), entry)
-    } catch {
-      // not there
-    }
-  }
-  return undefined
-}
-
 const load = async () => {
   if (inWorkspace && existsSync(source)) {
-    const tsx = findTsx()
-    if (tsx !== undefined) {
-      const { register } = await import(pathToFileURL(tsx).href)
-      register()
-      return import(pathToFileURL(source).href)
+    if (typeof Module.registerHooks !== "function") {
+      throw new Error(`Node.js >= 22.19 is required (this is ${process.version})`)
     }
+    Module.registerHooks({
+      resolve(specifier, context, nextResolve) {
+        if (specifier.startsWith(".") && specifier.endsWith(".js") && context.parentURL?.endsWith(".ts")) {
+          const ts = new URL(`${specifier.slice(0, -3)}.ts`, context.parentURL)
+          if (existsSync(fileURLToPath(ts))) return nextResolve(ts.href, context)
+        }
+        return nextResolve(specifier, context)
+      }
+    })
+    return import(pathToFileURL(source).href)
   }
   if (existsSync(built)) return import(pathToFileURL(built).href)
   throw new Error(`no build of @claude-effect/testkit at ${built}: run \`pnpm build\``)
@@ -51,11 +45,11 @@ try {
   const { cli } = await load()
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
   const Effect = await import("effect/Effect")
-  const NodeContext = await import("@effect/platform-node/NodeContext")
+  const NodeServices = await import("@effect/platform-node/NodeServices")
   const NodeRuntime = await import("@effect/platform-node/NodeRuntime")
   NodeRuntime.runMain(
     Effect.flatMap(
-      Effect.provide(cli(process.argv, version), NodeContext.layer),
+      Effect.provide(cli(process.argv, version), NodeServices.layer),
       (code) => Effect.sync(() => void (process.exitCode = code))
     ),
     { disableErrorReporting: true }

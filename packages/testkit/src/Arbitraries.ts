@@ -1,20 +1,20 @@
 /**
- * fast-check arbitraries for property tests of hooks and permission gates,
- * derived from the Schemas: the input of every hook event (from the
- * `Protocol` schemas, refined so that values look like what the CLI sends),
- * the built-in tools' inputs (from {@link ToolInputs}), full PreToolUse /
- * PostToolUse / PermissionRequest inputs and `can_use_tool` requests around
- * a tool input of your choice, and realistic shell commands and paths whose
- * meaning is known — so that a property can state what a guard must do.
+ * effect `Arbitrary`s for property tests of hooks and permission gates: the
+ * input of every hook event (values that decode with the `Protocol` schemas
+ * and look like what the CLI sends), the built-in tools' inputs (from
+ * {@link ToolInputs}), full PreToolUse / PostToolUse / PermissionRequest
+ * inputs and `can_use_tool` requests around a tool input of your choice, and
+ * realistic shell commands and paths whose meaning is known — so that a
+ * property can state what a guard must do.
  *
- * All of them work in `it.prop` / `it.effect.prop`:
+ * All of them work in `it.prop` / `it.effect.prop` of `@effect/vitest`:
  *
  * ```ts
  * it.effect.prop(
  *   "denies every deletion outside the working directory",
  *   [Arbitraries.preToolUse("Bash", Arbitraries.bash({ kind: "deletesOutside" }))],
  *   ([input]) => Effect.map(HookTest.run(input), (o) => o.permissionDecision === "deny"),
- *   { fastCheck: { numRuns: 500 } }
+ *   { arbitrary: { runs: 500 } }
  * )
  * ```
  *
@@ -22,11 +22,12 @@
  */
 import { Protocol } from "@claude-effect/sdk"
 import * as Arbitrary from "effect/Arbitrary"
-import * as fc from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 import type { BaseOverrides } from "./HookTest.js"
 import * as shell from "./internal/shell.js"
 import * as ToolInputs from "./ToolInputs.js"
+
+type Arb<A> = Arbitrary.Arbitrary<A>
 
 // -----------------------------------------------------------------------------
 // Shell commands and paths
@@ -68,7 +69,7 @@ export interface CommandOptions {
  * @since 0.1.0
  * @category Shell
  */
-export const command = (options?: CommandOptions): fc.Arbitrary<string> =>
+export const command = (options?: CommandOptions): Arb<string> =>
   shell.command(options?.cwd ?? shell.defaultCwd, options?.kind ?? "any")
 
 /**
@@ -91,47 +92,41 @@ export type Where = "inside" | "outside" | "any"
  */
 export const filePath = (
   options?: { readonly cwd?: string | undefined; readonly where?: Where | undefined }
-): fc.Arbitrary<string> => shell.filePath(options?.cwd ?? shell.defaultCwd, options?.where ?? "any")
+): Arb<string> => shell.filePath(options?.cwd ?? shell.defaultCwd, options?.where ?? "any")
 
 // -----------------------------------------------------------------------------
 // Tool inputs
 // -----------------------------------------------------------------------------
 
-// Deriving an arbitrary from a schema walks its AST: do it once, not per generated value.
-const memos = new Map<string, fc.Arbitrary<any>>()
-
-const memo = <A>(key: string, make: () => fc.Arbitrary<A>): fc.Arbitrary<A> => {
-  let arbitrary = memos.get(key)
-  if (arbitrary === undefined) {
-    arbitrary = make()
-    memos.set(key, arbitrary)
-  }
-  return arbitrary
-}
-
 /**
- * The arbitrary of a built-in tool's input schema ({@link ToolInputs.byName}).
+ * The realistic arbitrary of a built-in tool's input schema
+ * (`ToolInputs.byName[name].arbitrary`).
  *
  * @since 0.1.0
  * @category Tool inputs
  */
-export const toolInput = <Name extends ToolInputs.ToolName>(name: Name): fc.Arbitrary<ToolInputs.Input<Name>> =>
-  memo(
-    `tool:${name}`,
-    () => Arbitrary.make(ToolInputs.byName[name] as unknown as Schema.Schema<ToolInputs.Input<Name>, any>)
-  )
+export const toolInput = <Name extends ToolInputs.ToolName>(name: Name): Arb<ToolInputs.Input<Name>> =>
+  ToolInputs.byName[name].arbitrary as Arb<ToolInputs.Input<Name>>
 
 /**
  * Bash tool inputs whose commands are of the given kind, for the given
- * working directory. `Arbitrary.make(ToolInputs.Bash)` is `bash()`.
+ * working directory. `ToolInputs.Bash.arbitrary` is `bash()`.
  *
  * @since 0.1.0
  * @category Tool inputs
  */
-export const bash = (options?: CommandOptions): fc.Arbitrary<ToolInputs.Bash> =>
-  fc.tuple(bashRest(), command(options)).map(([rest, commandLine]) => ({ command: commandLine, ...rest }))
+export const bash = (options?: CommandOptions): Arb<ToolInputs.Bash> =>
+  Arbitrary.map(
+    Arbitrary.all([bashRest, command(options)]),
+    ([rest, commandLine]): ToolInputs.Bash => ({ command: commandLine, ...rest })
+  )
 
-const bashRest = () => memo("bash:rest", () => Arbitrary.make(ToolInputs.Bash.pipe(Schema.omit("command"))))
+const { command: _command, ...bashRestFields } = ToolInputs.Bash.fields
+
+const bashRest: Arb<Omit<ToolInputs.Bash, "command">> = shell.record(
+  Object.fromEntries(Object.entries(bashRestFields).map(([key, field]) => [key, field.schema.arbitrary])),
+  new Set(Object.keys(bashRestFields))
+)
 
 /**
  * A tool call as hook inputs carry it.
@@ -146,22 +141,23 @@ export interface ToolCall {
   readonly mcp_server?: { readonly name: string; readonly source: string }
 }
 
-const mcpCall: fc.Arbitrary<ToolCall> = fc.record({
-  server: fc.constantFrom("github", "linear", "calc", "my-server", "playwright"),
-  tool: fc.constantFrom("create_issue", "add", "browser_navigate", "search", "delete_repository"),
-  input: fc.dictionary(
-    fc.constantFrom("a", "b", "query", "title", "url", "owner", "repo"),
-    fc.jsonValue({ maxDepth: 1 }),
-    {
-      maxKeys: 3
-    }
-  ),
-  source: fc.constantFrom("sdk", "stdio", "http")
-}).map(({ input, server, source, tool }) => ({
-  tool_name: `mcp__${server}__${tool}`,
-  tool_input: JSON.parse(JSON.stringify(input)),
-  mcp_server: { name: server, source }
-}))
+const mcpCall: Arb<ToolCall> = Arbitrary.map(
+  Arbitrary.all({
+    server: shell.constantFrom("github", "linear", "calc", "my-server", "playwright"),
+    tool: shell.constantFrom("create_issue", "add", "browser_navigate", "search", "delete_repository"),
+    input: shell.dictionary(
+      shell.constantFrom("a", "b", "query", "title", "url", "owner", "repo"),
+      shell.jsonValue(1),
+      3
+    ),
+    source: shell.constantFrom("sdk", "stdio", "http")
+  }),
+  ({ input, server, source, tool }) => ({
+    tool_name: `mcp__${server}__${tool}`,
+    tool_input: input,
+    mcp_server: { name: server, source }
+  })
+)
 
 const toolWeights: { readonly [Name in ToolInputs.ToolName]: number } = {
   Agent: 1,
@@ -199,39 +195,63 @@ const rebase = (value: unknown, cwd: string): unknown => {
  * @since 0.1.0
  * @category Tool inputs
  */
-export const toolCall = (options?: { readonly cwd?: string | undefined }): fc.Arbitrary<ToolCall> => {
+export const toolCall = (options?: { readonly cwd?: string | undefined }): Arb<ToolCall> => {
   const cwd = options?.cwd ?? shell.defaultCwd
-  const builtIn = (Object.keys(toolWeights) as Array<ToolInputs.ToolName>).map((name) => ({
-    weight: toolWeights[name],
-    arbitrary: (name === "Bash" ? bash({ cwd }) : toolInput(name).map((input) => rebase(input, cwd))).map((
-      input
-    ): ToolCall => ({ tool_name: name, tool_input: input as Record<string, unknown> }))
-  }))
-  return fc.oneof(...builtIn, { weight: 2, arbitrary: mcpCall })
+  const builtIn = (Object.keys(toolWeights) as Array<ToolInputs.ToolName>).map((name) =>
+    [
+      toolWeights[name],
+      name === "Bash"
+        ? Arbitrary.map(bash({ cwd }), (input): ToolCall => ({ tool_name: name, tool_input: input }))
+        : Arbitrary.map(toolInput(name), (input): ToolCall => ({
+          tool_name: name,
+          tool_input: rebase(input, cwd) as Readonly<Record<string, unknown>>
+        }))
+    ] as const
+  )
+  return shell.weighted<ToolCall>(...builtIn, [2, mcpCall])
 }
 
 // -----------------------------------------------------------------------------
 // Hook inputs
 // -----------------------------------------------------------------------------
 
-const strings = (...values: ReadonlyArray<string>) =>
-  Schema.String.annotations({ arbitrary: () => (fc) => fc.constantFrom(...values) })
+/** A field the generated object has about half of the time. */
+interface Optional {
+  readonly _tag: "Optional"
+  readonly arbitrary: Arb<unknown>
+}
 
-const matching = (pattern: RegExp) => Schema.String.annotations({ arbitrary: () => (fc) => fc.stringMatching(pattern) })
+type Fields = Readonly<Record<string, Arb<unknown> | Optional>>
 
-/** A field whose arbitrary is given directly. */
-const generated = <A>(arbitrary: fc.Arbitrary<A>) =>
-  Schema.Unknown.annotations({ arbitrary: () => () => arbitrary }) as unknown as Schema.Schema<A>
+const optional = (arbitrary: Arb<unknown>): Optional => ({ _tag: "Optional", arbitrary })
 
-const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
+const fields = (fields: Fields): Arb<Record<string, unknown>> => {
+  const optionalKeys = new Set<string>()
+  const arbitraries: Record<string, Arb<unknown>> = {}
+  for (const [key, field] of Object.entries(fields)) {
+    if ("_tag" in field) {
+      optionalKeys.add(key)
+      arbitraries[key] = field.arbitrary
+    } else {
+      arbitraries[key] = field
+    }
+  }
+  return shell.record(arbitraries, optionalKeys)
+}
 
-const int = (min: number, max: number) => Schema.Int.annotations({ arbitrary: () => (fc) => fc.integer({ min, max }) })
+const strings = (...values: ReadonlyArray<string>): Arb<string> => shell.constantFrom(...values)
 
-const usd = Schema.Number.annotations({
-  arbitrary: () => (fc) => fc.integer({ min: 0, max: 500 }).map((cents) => cents / 100)
-})
+const matching = shell.matching
 
-const Uuid = Schema.String.annotations({ arbitrary: () => (fc) => fc.uuid() })
+const int = shell.integer
+
+const nullOr = <A>(arbitrary: Arb<A>): Arb<A | null> => shell.oneOf<A | null>(Arbitrary.Constant(null), arbitrary)
+
+const arrayOf = <A>(arbitrary: Arb<A>): Arb<Array<A>> => Arbitrary.array(arbitrary, { maxLength: 3 })
+
+const usd = Arbitrary.map(shell.integer(0, 500), (cents) => cents / 100)
+
+const Uuid = shell.uuid
 
 const cwds = [
   shell.defaultCwd,
@@ -259,114 +279,122 @@ const Model = strings(
   "claude-sonnet-4-6[1m]"
 )
 
-const Text = ToolInputs.Text
+const Text = ToolInputs.Text.arbitrary
 
-const PermissionMode = Schema.Literal("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
+const PermissionMode = shell.constantFrom("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
 
 const baseFields = {
   session_id: Uuid,
-  transcript_path: Schema.String,
+  transcript_path: Arbitrary.Constant(""), // set by `finish`
   cwd: Cwd,
   prompt_id: optional(Uuid),
   permission_mode: optional(PermissionMode),
   agent_id: optional(AgentId),
   agent_type: optional(AgentType),
-  effort: optional(Schema.Struct({ level: Schema.Literal("low", "medium", "high", "xhigh", "max") }))
+  effort: optional(fields({ level: shell.constantFrom("low", "medium", "high", "xhigh", "max") }))
 }
 
-const BackgroundTask = Schema.Struct({
+const BackgroundTask = fields({
   id: matching(/^[a-z0-9]{8}$/),
   type: strings("local_bash", "local_agent", "remote_agent", "monitor"),
   status: strings("running", "completed", "failed", "killed"),
-  description: ToolInputs.Text,
-  command: optional(ToolInputs.ShellCommand),
+  description: ToolInputs.Text.arbitrary,
+  command: optional(ToolInputs.ShellCommand.arbitrary),
   agent_type: optional(AgentType)
 })
 
-const SessionCron = Schema.Struct({
+const SessionCron = fields({
   id: matching(/^cron_[a-z0-9]{6}$/),
   schedule: strings("*/5 * * * *", "0 9 * * 1-5", "@hourly"),
-  recurring: Schema.Boolean,
+  recurring: shell.boolean,
   prompt: Text
 })
 
-const toolResponse = (call: ToolCall): fc.Arbitrary<unknown> => {
+const toolResponse = (call: ToolCall): Arb<unknown> => {
   if (call.tool_name === "Bash") {
-    return fc.record({
-      stdout: fc.constantFrom("", "hi\n", "ok\n", "total 0\n", "src\ntest\n"),
-      stderr: fc.constantFrom("", "", "warning: something\n"),
-      interrupted: fc.constant(false),
-      isImage: fc.constant(false)
+    return shell.record({
+      stdout: shell.constantFrom("", "hi\n", "ok\n", "total 0\n", "src\ntest\n"),
+      stderr: shell.constantFrom("", "", "warning: something\n"),
+      interrupted: Arbitrary.Constant(false),
+      isImage: Arbitrary.Constant(false)
     })
   }
   if (call.tool_name === "Read") {
-    return fc.record({
-      type: fc.constant("text"),
-      file: fc.record({
-        filePath: fc.constant(String(call.tool_input.file_path)),
+    return shell.record({
+      type: Arbitrary.Constant("text"),
+      file: shell.record({
+        filePath: Arbitrary.Constant(String(call.tool_input.file_path)),
         content: shell.prose,
-        numLines: fc.integer({ min: 0, max: 200 }),
-        startLine: fc.constant(1),
-        totalLines: fc.integer({ min: 0, max: 2000 })
+        numLines: shell.integer(0, 200),
+        startLine: Arbitrary.Constant(1),
+        totalLines: shell.integer(0, 2000)
       })
     })
   }
-  return fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)))
+  return shell.jsonValue(2)
 }
 
 const toolCallWithResponse = (cwd: string) =>
-  toolCall({ cwd }).chain((call) =>
-    fc.tuple(Arbitrary.make(ToolUseId), toolResponse(call)).map((
-      [id, response]
-    ) => ({ tool_name: call.tool_name, tool_input: call.tool_input, tool_use_id: id, tool_response: response }))
-  )
+  Arbitrary.flatMap(toolCall({ cwd }), (call) =>
+    Arbitrary.map(
+      Arbitrary.all([ToolUseId, toolResponse(call)]),
+      ([id, response]) => ({
+        tool_name: call.tool_name,
+        tool_input: call.tool_input,
+        tool_use_id: id,
+        tool_response: response
+      })
+    ))
 
-const permissionSuggestions = fc.array(
-  fc.oneof(
-    fc.record({
-      type: fc.constant("addRules"),
-      rules: fc.array(
-        fc.record({
-          toolName: fc.constantFrom("Bash", "Write", "Edit", "WebFetch"),
-          ruleContent: fc.constantFrom("npm test:*", "git status", "domain:github.com")
-        }, { requiredKeys: ["toolName"] }),
+const permissionSuggestions = Arbitrary.array(
+  shell.oneOf<Record<string, unknown>>(
+    shell.record({
+      type: Arbitrary.Constant("addRules"),
+      rules: Arbitrary.array(
+        shell.record({
+          toolName: shell.constantFrom("Bash", "Write", "Edit", "WebFetch"),
+          ruleContent: shell.constantFrom("npm test:*", "git status", "domain:github.com")
+        }, new Set(["ruleContent"])),
         { minLength: 1, maxLength: 2 }
       ),
-      behavior: fc.constant("allow"),
-      destination: fc.constantFrom("localSettings", "session", "projectSettings", "userSettings")
+      behavior: Arbitrary.Constant("allow"),
+      destination: shell.constantFrom("localSettings", "session", "projectSettings", "userSettings")
     }),
-    fc.record({
-      type: fc.constant("addDirectories"),
-      directories: fc.array(fc.constantFrom("/tmp", "/home/user/shared", "/srv/data"), { minLength: 1, maxLength: 2 }),
-      destination: fc.constant("session")
+    shell.record({
+      type: Arbitrary.Constant("addDirectories"),
+      directories: Arbitrary.array(shell.constantFrom("/tmp", "/home/user/shared", "/srv/data"), {
+        minLength: 1,
+        maxLength: 2
+      }),
+      destination: Arbitrary.Constant("session")
     }),
-    fc.record({
-      type: fc.constant("setMode"),
-      mode: fc.constant("acceptEdits"),
-      destination: fc.constant("session")
+    shell.record({
+      type: Arbitrary.Constant("setMode"),
+      mode: Arbitrary.Constant("acceptEdits"),
+      destination: Arbitrary.Constant("session")
     })
   ),
   { maxLength: 2 }
 )
 
-const jsonSchemas = fc.constantFrom(
+const jsonSchemas = shell.constantFrom(
   { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
   { type: "object", properties: { confirm: { type: "boolean" }, count: { type: "number" } } }
 )
 
 const ServerName = strings("github", "linear", "calc", "my-server", "playwright")
 
-const Trigger = Schema.Literal("manual", "auto")
+const Trigger = shell.constantFrom("manual", "auto")
 
 const modelSwitchFields = {
   from_model: Model,
   to_model: Model,
-  requested_model: Schema.NullOr(strings("opus", "sonnet", "haiku", "claude-opus-4-5", "sonnet[1m]")),
+  requested_model: nullOr(strings("opus", "sonnet", "haiku", "claude-opus-4-5", "sonnet[1m]")),
   context_tokens: int(0, 1_000_000),
-  prompt_cache_warm: Schema.Boolean,
-  cache_ttl: Schema.Literal("5m", "1h"),
+  prompt_cache_warm: shell.boolean,
+  cache_ttl: shell.constantFrom("5m", "1h"),
   estimated_cache_write_usd: usd,
-  pricing: Schema.Literal("configured", "catalog", "default")
+  pricing: shell.constantFrom("configured", "catalog", "default")
 }
 
 const taskFields = {
@@ -377,16 +405,16 @@ const taskFields = {
   team_name: optional(strings("default", "frontend"))
 }
 
-const elicitationMode = Schema.Literal("form", "url")
+const elicitationMode = shell.constantFrom("form", "url")
 
 /** Each event's refined fields, over the Protocol schema's (tool fields are paired separately). */
-const refinements: { readonly [Event in Protocol.HookEvent]: Schema.Struct.Fields } = {
+const refinements: { readonly [Event in Protocol.HookEvent]: Fields } = {
   PreToolUse: { tool_use_id: ToolUseId },
   PostToolUse: { tool_use_id: ToolUseId, duration_ms: optional(int(1, 120_000)) },
   PostToolUseFailure: {
     tool_use_id: ToolUseId,
     error: strings("Exit code 1", "Exit code 2", "Exit code 127", "File does not exist.", "Permission denied"),
-    is_interrupt: optional(Schema.Boolean),
+    is_interrupt: optional(shell.boolean),
     duration_ms: optional(int(1, 120_000))
   },
   PostToolBatch: {},
@@ -397,31 +425,31 @@ const refinements: { readonly [Event in Protocol.HookEvent]: Schema.Struct.Field
   },
   UserPromptSubmit: {
     prompt: Text,
-    source: optional(Schema.Literal("user", "sdk", "system", "loop_wakeup", "schedule_wakeup", "poll_event")),
+    source: optional(shell.constantFrom("user", "sdk", "system", "loop_wakeup", "schedule_wakeup", "poll_event")),
     session_title: optional(Text)
   },
   UserPromptExpansion: {
-    expansion_type: Schema.Literal("slash_command", "mcp_prompt"),
+    expansion_type: shell.constantFrom("slash_command", "mcp_prompt"),
     command_name: strings("review", "init", "security-review", "my-command", "mcp__github__summarize"),
     command_args: strings("", "src/index.ts", "--all", "please be brief"),
     command_source: optional(strings("user", "project", "plugin", "builtin")),
     prompt: Text
   },
   SessionStart: {
-    source: Schema.Literal("startup", "resume", "clear", "compact", "fork"),
+    source: shell.constantFrom("startup", "resume", "clear", "compact", "fork"),
     model: optional(Model),
     session_title: optional(Text),
     seconds_since_last_response: optional(int(0, 86_400)),
     context_tokens: optional(int(0, 200_000)),
-    prompt_cache_likely_expired: optional(Schema.Boolean),
+    prompt_cache_likely_expired: optional(shell.boolean),
     estimated_cache_write_usd: optional(usd)
   },
-  SessionEnd: { reason: Schema.Literal("clear", "resume", "logout", "prompt_input_exit", "other") },
+  SessionEnd: { reason: shell.constantFrom("clear", "resume", "logout", "prompt_input_exit", "other") },
   Stop: {
-    stop_hook_active: Schema.Boolean,
+    stop_hook_active: shell.boolean,
     last_assistant_message: optional(Text),
-    background_tasks: optional(Schema.Array(BackgroundTask)),
-    session_crons: optional(Schema.Array(SessionCron))
+    background_tasks: optional(arrayOf(BackgroundTask)),
+    session_crons: optional(arrayOf(SessionCron))
   },
   StopFailure: {
     error: strings("server_error", "rate_limit", "overloaded", "invalid_request", "authentication_failed", "unknown"),
@@ -430,21 +458,21 @@ const refinements: { readonly [Event in Protocol.HookEvent]: Schema.Struct.Field
   },
   SubagentStart: { agent_id: AgentId, agent_type: AgentType },
   SubagentStop: {
-    stop_hook_active: Schema.Boolean,
+    stop_hook_active: shell.boolean,
     agent_id: AgentId,
     agent_type: AgentType,
     agent_transcript_path: matching(
       /^\/home\/user\/\.claude\/projects\/-home-user-project\/subagents\/agent-a[0-9a-f]{15}\.jsonl$/
     ),
     last_assistant_message: optional(Text),
-    background_tasks: optional(Schema.Array(BackgroundTask)),
-    session_crons: optional(Schema.Array(SessionCron))
+    background_tasks: optional(arrayOf(BackgroundTask)),
+    session_crons: optional(arrayOf(SessionCron))
   },
-  PreCompact: { trigger: Trigger, custom_instructions: Schema.NullOr(Text) },
+  PreCompact: { trigger: Trigger, custom_instructions: nullOr(Text) },
   PostCompact: { trigger: Trigger, compact_summary: Text },
-  PreModelSwitch: { ...modelSwitchFields, source: Schema.Literal("command", "picker", "sdk") },
-  PostModelSwitch: { ...modelSwitchFields, source: Schema.Literal("command", "picker", "sdk", "auto", "resume") },
-  PermissionRequest: { permission_suggestions: optional(generated(permissionSuggestions)) },
+  PreModelSwitch: { ...modelSwitchFields, source: shell.constantFrom("command", "picker", "sdk") },
+  PostModelSwitch: { ...modelSwitchFields, source: shell.constantFrom("command", "picker", "sdk", "auto", "resume") },
+  PermissionRequest: { permission_suggestions: optional(permissionSuggestions) },
   PermissionDenied: {
     tool_use_id: ToolUseId,
     reason: strings(
@@ -453,7 +481,7 @@ const refinements: { readonly [Event in Protocol.HookEvent]: Schema.Struct.Field
       "Denied by the auto mode classifier"
     )
   },
-  Setup: { trigger: Schema.Literal("init", "maintenance") },
+  Setup: { trigger: shell.constantFrom("init", "maintenance") },
   TeammateIdle: { teammate_name: strings("alice", "bob", "researcher"), team_name: strings("default", "frontend") },
   TaskCreated: taskFields,
   TaskCompleted: taskFields,
@@ -461,19 +489,19 @@ const refinements: { readonly [Event in Protocol.HookEvent]: Schema.Struct.Field
     mcp_server_name: ServerName,
     message: Text,
     mode: optional(elicitationMode),
-    url: optional(ToolInputs.Url),
+    url: optional(ToolInputs.Url.arbitrary),
     elicitation_id: optional(Uuid),
-    requested_schema: optional(generated(jsonSchemas))
+    requested_schema: optional(jsonSchemas)
   },
   ElicitationResult: {
     mcp_server_name: ServerName,
     elicitation_id: optional(Uuid),
     mode: optional(elicitationMode),
-    action: Schema.Literal("accept", "decline", "cancel"),
-    content: optional(generated(fc.constantFrom({ name: "Ada" }, { confirm: true, count: 3 }, {})))
+    action: shell.constantFrom("accept", "decline", "cancel"),
+    content: optional(shell.constantFrom({ name: "Ada" }, { confirm: true, count: 3 }, {}))
   },
   ConfigChange: {
-    source: Schema.Literal("user_settings", "project_settings", "local_settings", "policy_settings", "skills"),
+    source: shell.constantFrom("user_settings", "project_settings", "local_settings", "policy_settings", "skills"),
     file_path: optional(
       strings("/home/user/.claude/settings.json", ".claude/settings.json", ".claude/settings.local.json")
     )
@@ -482,20 +510,20 @@ const refinements: { readonly [Event in Protocol.HookEvent]: Schema.Struct.Field
   WorktreeRemove: { worktree_path: strings(".claude/worktrees/feature-x", "/tmp/worktrees/fix-123") },
   InstructionsLoaded: {
     file_path: strings("/home/user/.claude/CLAUDE.md", "CLAUDE.md", "src/CLAUDE.md", ".claude/rules/testing.md"),
-    memory_type: Schema.Literal("User", "Project", "Local", "Managed"),
-    load_reason: Schema.Literal("session_start", "nested_traversal", "path_glob_match", "include", "compact"),
-    globs: optional(Schema.Array(ToolInputs.GlobPattern)),
-    trigger_file_path: optional(ToolInputs.FilePath),
+    memory_type: shell.constantFrom("User", "Project", "Local", "Managed"),
+    load_reason: shell.constantFrom("session_start", "nested_traversal", "path_glob_match", "include", "compact"),
+    globs: optional(arrayOf(ToolInputs.GlobPattern.arbitrary)),
+    trigger_file_path: optional(ToolInputs.FilePath.arbitrary),
     parent_file_path: optional(strings("CLAUDE.md", "/home/user/.claude/CLAUDE.md"))
   },
   CwdChanged: { old_cwd: Cwd, new_cwd: Cwd },
-  FileChanged: { file_path: ToolInputs.FilePath, event: Schema.Literal("change", "add", "unlink") },
-  DirectoryAdded: { directory: Cwd, source: Schema.Literal("slash_command", "register_repo_root") },
+  FileChanged: { file_path: ToolInputs.FilePath.arbitrary, event: shell.constantFrom("change", "add", "unlink") },
+  DirectoryAdded: { directory: Cwd, source: shell.constantFrom("slash_command", "register_repo_root") },
   MessageDisplay: {
     turn_id: Uuid,
     message_id: matching(/^msg_01[A-Za-z0-9]{22}$/),
     index: int(0, 50),
-    final: Schema.Boolean,
+    final: shell.boolean,
     delta: Text
   }
 }
@@ -507,6 +535,8 @@ const toolEvents: ReadonlySet<string> = new Set([
   "PermissionRequest",
   "PermissionDenied"
 ])
+
+const toolKeys: ReadonlySet<string> = new Set(["mcp_server", "tool_calls", "tool_input", "tool_name", "tool_response"])
 
 const transcriptPath = (cwd: string, sessionId: string) =>
   `/home/user/.claude/projects/${cwd.replace(/[^A-Za-z0-9]/g, "-")}/${sessionId}.jsonl`
@@ -520,24 +550,32 @@ const finish = (value: Record<string, unknown>, overrides: BaseOverrides | undef
   return merged
 }
 
-const fieldsArbitrary = (event: Protocol.HookEvent): fc.Arbitrary<Record<string, unknown>> =>
-  memo(`event:${event}`, () => {
-    const {
-      mcp_server: _mcp,
-      tool_calls: _calls,
-      tool_input: _input,
-      tool_name: _name,
-      tool_response: _response,
-      ...protocolFields
-    } = Protocol.hookInputByEvent[event].fields as Schema.Struct.Fields
-    const fields: Schema.Struct.Fields = {
-      ...protocolFields,
-      ...baseFields,
-      hook_event_name: Schema.Literal(event),
-      ...refinements[event]
-    }
-    return Arbitrary.make(Schema.Struct(fields)) as fc.Arbitrary<Record<string, unknown>>
-  })
+// Building an event's arbitrary walks its schema: do it once, not per generated value.
+const eventFields = new Map<Protocol.HookEvent, Arb<Record<string, unknown>>>()
+
+/**
+ * An event's fields without the tool ones: refined where this module knows
+ * what the CLI sends, derived from the `Protocol` schema for the rest.
+ */
+const fieldsArbitrary = (event: Protocol.HookEvent): Arb<Record<string, unknown>> => {
+  const known = eventFields.get(event)
+  if (known !== undefined) return known
+  const refined: Fields = { ...baseFields, hook_event_name: Arbitrary.Constant(event), ...refinements[event] }
+  const protocolFields: Schema.Struct.Fields = Protocol.hookInputByEvent[event].fields
+  const rest = Object.fromEntries(
+    Object.entries(protocolFields).filter(([key]) => !toolKeys.has(key) && !(key in refined))
+  )
+  const refinedArbitrary = fields(refined)
+  const arbitrary = Object.keys(rest).length === 0 ? refinedArbitrary : Arbitrary.map(
+    Arbitrary.all([Arbitrary.schema(Schema.Struct(rest)), refinedArbitrary]),
+    ([derived, values]) => ({ ...derived, ...values })
+  )
+  eventFields.set(event, arbitrary)
+  return arbitrary
+}
+
+/** The values are built field by field after the event's schema; the tests decode each with it. */
+const asHookInput = <A>(arbitrary: Arb<Record<string, unknown>>): Arb<A> => arbitrary as Arb<never>
 
 /**
  * The input of one hook event, as the CLI sends it: UUIDs, realistic paths
@@ -552,48 +590,61 @@ const fieldsArbitrary = (event: Protocol.HookEvent): fc.Arbitrary<Record<string,
 export const hookInput = <E extends Protocol.HookEvent>(
   event: E,
   overrides?: BaseOverrides
-): fc.Arbitrary<Protocol.HookInputFor<E>> => {
-  const fields = fieldsArbitrary(event)
+): Arb<Protocol.HookInputFor<E>> => {
+  const values = fieldsArbitrary(event)
   const cwdOf = (value: Record<string, unknown>) => String(overrides?.cwd ?? value.cwd)
-  let arbitrary: fc.Arbitrary<Record<string, unknown>>
+  let arbitrary: Arb<Record<string, unknown>>
   if (toolEvents.has(event)) {
-    arbitrary = fields.chain((value) =>
-      toolCall({ cwd: cwdOf(value) }).chain((call) =>
-        (event === "PostToolUse" ? toolResponse(call) : fc.constant(undefined)).map((response) => ({
-          ...value,
-          tool_name: call.tool_name,
-          tool_input: call.tool_input,
-          ...(call.mcp_server !== undefined ? { mcp_server: call.mcp_server } : {}),
-          ...(event === "PostToolUse" ? { tool_response: response } : {})
-        }))
-      )
+    arbitrary = Arbitrary.flatMap(
+      values,
+      (value) =>
+        Arbitrary.flatMap(toolCall({ cwd: cwdOf(value) }), (call) =>
+          Arbitrary.map(
+            event === "PostToolUse" ? toolResponse(call) : Arbitrary.Constant(undefined),
+            (response) => ({
+              ...value,
+              tool_name: call.tool_name,
+              tool_input: call.tool_input,
+              ...(call.mcp_server !== undefined ? { mcp_server: call.mcp_server } : {}),
+              ...(event === "PostToolUse" ? { tool_response: response } : {})
+            })
+          ))
     )
   } else if (event === "PostToolBatch") {
-    arbitrary = fields.chain((value) =>
-      fc.array(toolCallWithResponse(cwdOf(value)), { minLength: 1, maxLength: 4 }).map((calls) => ({
-        ...value,
-        tool_calls: calls
-      }))
-    )
+    arbitrary = Arbitrary.flatMap(values, (value) =>
+      Arbitrary.map(
+        Arbitrary.array(toolCallWithResponse(cwdOf(value)), { minLength: 1, maxLength: 4 }),
+        (calls) => ({ ...value, tool_calls: calls })
+      ))
   } else {
-    arbitrary = fields
+    arbitrary = values
   }
-  return arbitrary.map((value) => finish(value, overrides)) as unknown as fc.Arbitrary<Protocol.HookInputFor<E>>
+  return asHookInput(Arbitrary.map(arbitrary, (value) => finish(value, overrides)))
 }
 
 /**
- * The input of any of the 33 hook events.
+ * The input of any of the 33 hook events, each as likely.
  *
  * @since 0.1.0
  * @category Hook inputs
  */
-export const anyHookInput = (overrides?: BaseOverrides): fc.Arbitrary<Protocol.HookInput> =>
-  fc.oneof(
-    ...Protocol.HookEvent.literals.map((event) => hookInput(event, overrides) as fc.Arbitrary<Protocol.HookInput>)
-  )
+export const anyHookInput = (overrides?: BaseOverrides): Arb<Protocol.HookInput> =>
+  shell.oneOf<Protocol.HookInput>(...Protocol.HookEvent.literals.map((event) => hookInput(event, overrides)))
 
-const toArbitrary = <A>(source: fc.Arbitrary<A> | Schema.Schema<A, any, never>): fc.Arbitrary<A> =>
-  Schema.isSchema(source) ? Arbitrary.make(source as Schema.Schema<A, any, never>) : (source as fc.Arbitrary<A>)
+/**
+ * Where a tool input comes from: an `Arbitrary`, a schema with a realistic
+ * generator (`ToolInputs.Write`), or any other schema (`Arbitrary.schema`).
+ *
+ * @since 0.1.0
+ * @category Hook inputs
+ */
+export type Source<A> = Arb<A> | ToolInputs.Generated<A, unknown> | Schema.Codec<A, unknown>
+
+const toArbitrary = <A>(source: Source<A>): Arb<A> => {
+  if (Arbitrary.isArbitrary(source)) return source as Arb<A>
+  if ("arbitrary" in source && Arbitrary.isArbitrary(source.arbitrary)) return source.arbitrary
+  return Arbitrary.schema(source as Schema.Codec<A, unknown>)
+}
 
 /**
  * Base fields for inputs around a given tool input: `cwd` defaults to
@@ -601,11 +652,11 @@ const toArbitrary = <A>(source: fc.Arbitrary<A> | Schema.Schema<A, any, never>):
  * paths for.
  */
 const baseFor = (event: Protocol.HookEvent) =>
-  fieldsArbitrary(event).map((value) => ({ ...value, cwd: shell.defaultCwd }))
+  Arbitrary.map(fieldsArbitrary(event), (value) => ({ ...value, cwd: shell.defaultCwd }))
 
 /**
  * Full PreToolUse inputs calling `toolName` with inputs from `toolInput` (an
- * arbitrary or a schema, e.g. `ToolInputs.Write`). The working directory is
+ * `Arbitrary` or a schema, e.g. `ToolInputs.Write`). The working directory is
  * {@link ToolInputs.defaultCwd} unless overridden — pass the same `cwd` to
  * the tool input's arbitrary.
  *
@@ -614,12 +665,13 @@ const baseFor = (event: Protocol.HookEvent) =>
  */
 export const preToolUse = <A extends Readonly<Record<string, unknown>>>(
   toolName: string,
-  toolInput: fc.Arbitrary<A> | Schema.Schema<A, any, never>,
+  toolInput: Source<A>,
   overrides?: BaseOverrides
-): fc.Arbitrary<Protocol.PreToolUseHookInput & { readonly tool_input: A }> =>
-  fc.tuple(baseFor("PreToolUse"), toArbitrary(toolInput)).map(([value, input]) =>
-    finish({ ...value, tool_name: toolName, tool_input: input }, overrides) as any
-  )
+): Arb<Protocol.PreToolUseHookInput & { readonly tool_input: A }> =>
+  asHookInput(Arbitrary.map(
+    Arbitrary.all([baseFor("PreToolUse"), toArbitrary(toolInput)]),
+    ([value, input]) => finish({ ...value, tool_name: toolName, tool_input: input }, overrides)
+  ))
 
 /**
  * Full PostToolUse inputs calling `toolName` with inputs from `toolInput`
@@ -630,17 +682,19 @@ export const preToolUse = <A extends Readonly<Record<string, unknown>>>(
  */
 export const postToolUse = <A extends Readonly<Record<string, unknown>>>(
   toolName: string,
-  toolInput: fc.Arbitrary<A> | Schema.Schema<A, any, never>,
-  toolResponse?: fc.Arbitrary<unknown> | Schema.Schema<unknown, any, never>,
+  toolInput: Source<A>,
+  toolResponse?: Source<unknown>,
   overrides?: BaseOverrides
-): fc.Arbitrary<Protocol.PostToolUseHookInput & { readonly tool_input: A }> =>
-  fc.tuple(
-    baseFor("PostToolUse"),
-    toArbitrary(toolInput),
-    toolResponse !== undefined ? toArbitrary(toolResponse) : fc.jsonValue({ maxDepth: 2 })
-  ).map(([value, input, response]) =>
-    finish({ ...value, tool_name: toolName, tool_input: input, tool_response: response }, overrides) as any
-  )
+): Arb<Protocol.PostToolUseHookInput & { readonly tool_input: A }> =>
+  asHookInput(Arbitrary.map(
+    Arbitrary.all([
+      baseFor("PostToolUse"),
+      toArbitrary(toolInput),
+      toolResponse !== undefined ? toArbitrary(toolResponse) : shell.jsonValue(2)
+    ]),
+    ([value, input, response]) =>
+      finish({ ...value, tool_name: toolName, tool_input: input, tool_response: response }, overrides)
+  ))
 
 /**
  * Full PermissionRequest inputs calling `toolName` with inputs from
@@ -651,12 +705,13 @@ export const postToolUse = <A extends Readonly<Record<string, unknown>>>(
  */
 export const permissionRequest = <A extends Readonly<Record<string, unknown>>>(
   toolName: string,
-  toolInput: fc.Arbitrary<A> | Schema.Schema<A, any, never>,
+  toolInput: Source<A>,
   overrides?: BaseOverrides
-): fc.Arbitrary<Protocol.PermissionRequestHookInput & { readonly tool_input: A }> =>
-  fc.tuple(baseFor("PermissionRequest"), toArbitrary(toolInput)).map(([value, input]) =>
-    finish({ ...value, tool_name: toolName, tool_input: input }, overrides) as any
-  )
+): Arb<Protocol.PermissionRequestHookInput & { readonly tool_input: A }> =>
+  asHookInput(Arbitrary.map(
+    Arbitrary.all([baseFor("PermissionRequest"), toArbitrary(toolInput)]),
+    ([value, input]) => finish({ ...value, tool_name: toolName, tool_input: input }, overrides)
+  ))
 
 /**
  * `can_use_tool` requests for `toolName` with inputs from `toolInput`, as
@@ -667,17 +722,18 @@ export const permissionRequest = <A extends Readonly<Record<string, unknown>>>(
  */
 export const canUseTool = <A extends Readonly<Record<string, unknown>>>(
   toolName: string,
-  toolInput: fc.Arbitrary<A> | Schema.Schema<A, any, never>,
+  toolInput: Source<A>,
   overrides?: Partial<Protocol.CanUseToolRequest>
-): fc.Arbitrary<Protocol.CanUseToolRequest & { readonly input: A }> =>
-  fc.record({
-    input: toArbitrary(toolInput),
-    tool_use_id: Arbitrary.make(ToolUseId),
-    description: fc.option(shell.shortDescription, { nil: undefined }),
-    permission_suggestions: permissionSuggestions,
-    blocked_path: fc.option(filePath({ where: "any" }), { nil: undefined, freq: 4 })
-  }).map(({ blocked_path, description, input, permission_suggestions, tool_use_id }) =>
-    ({
+): Arb<Protocol.CanUseToolRequest & { readonly input: A }> =>
+  asHookInput(Arbitrary.map(
+    Arbitrary.all({
+      input: toArbitrary(toolInput),
+      tool_use_id: ToolUseId,
+      description: shell.option(shell.shortDescription),
+      permission_suggestions: permissionSuggestions,
+      blocked_path: shell.option(filePath({ where: "any" }), 4)
+    }),
+    ({ blocked_path, description, input, permission_suggestions, tool_use_id }) => ({
       subtype: "can_use_tool",
       tool_name: toolName,
       display_name: toolName,
@@ -687,5 +743,5 @@ export const canUseTool = <A extends Readonly<Record<string, unknown>>>(
       permission_suggestions,
       ...(blocked_path !== undefined ? { blocked_path } : {}),
       ...overrides
-    }) as any
-  )
+    })
+  ))

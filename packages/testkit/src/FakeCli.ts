@@ -26,7 +26,7 @@
  *     Effect.provide(FakeCli.layer()), // one fake per session
  *     Effect.provide(gate),
  *     Effect.provide(ClaudeCode.layer()),
- *     Effect.provide(NodeContext.layer)
+ *     Effect.provide(NodeServices.layer)
  *   ))
  * ```
  *
@@ -45,13 +45,12 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
-import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import * as Runtime from "effect/Runtime"
+import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -61,7 +60,7 @@ import type * as Scope from "effect/Scope"
  * @since 0.1.0
  * @category Tags
  */
-export class FakeCli extends Context.Tag("@claude-effect/testkit/FakeCli")<FakeCli, FakeCli.Service>() {}
+export class FakeCli extends Context.Service<FakeCli, FakeCli.Service>()("@claude-effect/testkit/FakeCli") {}
 
 /**
  * @since 0.1.0
@@ -137,7 +136,7 @@ export declare namespace FakeCli {
    */
   export interface Written {
     readonly line: string
-    readonly message: Either.Either<Protocol.StdinMessage, ProtocolError>
+    readonly message: Result.Result<Protocol.StdinMessage, ProtocolError>
   }
 
   /**
@@ -476,7 +475,8 @@ const isControlRequest = (message: Protocol.StdinMessage, subtype?: string): boo
  */
 export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, never, Scope.Scope> = Effect
   .fnUntraced(function*(script: FakeCli.Script = {}) {
-    const stdout = yield* Mailbox.make<string>()
+    // Stdout's lines end as the real process's do: when it exits (`Cause.Done` ends the stream).
+    const stdout = yield* Queue.unbounded<string, Cause.Done>()
     const exited = yield* Deferred.make<CliProcess.ExitStatus>()
     let exitStatus: CliProcess.ExitStatus | undefined
     let stderrText = ""
@@ -485,18 +485,17 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
       readonly predicate: (message: Protocol.StdinMessage) => boolean
       readonly deferred: Deferred.Deferred<Protocol.StdinMessage>
     }>()
-    const fiberId = yield* Effect.fiberId
     // The SDK's answers to the fake's requests, by request id; a wait for one ends when the fake exits.
     const answers = new Map<string, FakeCli.Answer>()
     const awaiting = new Map<string, Deferred.Deferred<FakeCli.Answer>>()
     const answerFor = (requestId: string) => {
       let deferred = awaiting.get(requestId)
       if (deferred === undefined) {
-        deferred = Deferred.unsafeMake<FakeCli.Answer>(fiberId)
+        deferred = Deferred.makeUnsafe<FakeCli.Answer>()
         awaiting.set(requestId, deferred)
         const answer = answers.get(requestId)
-        if (answer !== undefined) Deferred.unsafeDone(deferred, Effect.succeed(answer))
-        else if (exitStatus !== undefined) Deferred.unsafeDone(deferred, Effect.interrupt)
+        if (answer !== undefined) Deferred.doneUnsafe(deferred, Effect.succeed(answer))
+        else if (exitStatus !== undefined) Deferred.doneUnsafe(deferred, Effect.interrupt)
       }
       return deferred
     }
@@ -510,7 +509,7 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
     const emit = (...lines: ReadonlyArray<FakeCli.Line>): Effect.Effect<void> =>
       Effect.sync(() => {
         if (exitStatus !== undefined) return
-        stdout.unsafeOfferAll(lines.map((line) => typeof line === "string" ? line : JSON.stringify(line)))
+        Queue.offerAllUnsafe(stdout, lines.map((line) => typeof line === "string" ? line : JSON.stringify(line)))
       })
 
     const exitError = (status: CliProcess.ExitStatus, options?: { readonly duringTurn?: boolean | undefined }) =>
@@ -529,25 +528,28 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
         if (exitStatus !== undefined) return Effect.void
         exitStatus = { code: status.code ?? null, signal: status.signal ?? null }
         const interruptAnswers = Effect.forEach(awaiting.values(), Deferred.interrupt, { discard: true })
-        return Effect.zipRight(
-          Effect.zipRight(Deferred.succeed(exited, exitStatus), stdout.end),
-          Effect.zipRight(interruptAnswers, Queue.shutdown(users))
+        return Deferred.succeed(exited, exitStatus).pipe(
+          Effect.andThen(Queue.end(stdout)),
+          Effect.andThen(interruptAnswers),
+          Effect.andThen(Queue.shutdown(users)),
+          Effect.asVoid
         )
       })
 
     // A defect in a script ends the process like a crash, with the defect in stderr: the test sees it.
     const guarded = (effect: Effect.Effect<void, unknown>): Effect.Effect<void> =>
-      Effect.catchAllCause(effect, (cause) =>
-        Cause.isInterruptedOnly(cause) ? Effect.void : Effect.zipRight(
+      Effect.catchCause(effect, (cause) =>
+        Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.andThen(
           Effect.sync(() => {
             stderrText += `[fake-cli] the script failed: ${Cause.pretty(cause)}\n`
           }),
           exit({ code: 70 })
         ))
 
-    const runtime = yield* Effect.runtime<never>()
+    // Forked from the writer's step, outside its fiber: interrupting the writer does not cut the answer.
+    const context = yield* Effect.context<never>()
     const fork = (effect: Effect.Effect<void, unknown>) =>
-      Runtime.runFork(runtime, Effect.forkIn(guarded(effect), scope))
+      Effect.runForkWith(context)(Effect.forkIn(guarded(effect), scope))
 
     const answerControl = (message: Protocol.StdinMessage) => {
       const { request, request_id } = message as unknown as {
@@ -574,30 +576,43 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
     }
 
     // Everything the SDK writes is handled as it is written, in the writer's step.
-    const onLine = (line: string) => {
-      const message = Protocol.decodeStdinLine(line)
-      written.push({ line, message })
-      if (Either.isLeft(message)) return
-      const decoded = message.right
-      for (const waiter of waiters) {
-        if (waiter.predicate(decoded)) {
-          waiters.delete(waiter)
-          Deferred.unsafeDone(waiter.deferred, Effect.succeed(decoded))
-        }
-      }
+    const handleLine = (decoded: Protocol.StdinMessage) => {
       switch (decoded.type) {
-        case "control_request":
-          fork(answerControl(decoded))
+        case "control_request": {
+          // The handler is called as the request is written, in the order written; a handler that throws
+          // crashes the fake.
+          let answering: Effect.Effect<void, unknown>
+          try {
+            answering = answerControl(decoded)
+          } catch (defect) {
+            answering = Effect.die(defect)
+          }
+          fork(answering)
           return
+        }
         case "control_response": {
           const response = (decoded as unknown as { readonly response: FakeCli.Answer }).response
           if (!answers.has(response.request_id)) answers.set(response.request_id, response)
-          Deferred.unsafeDone(answerFor(response.request_id), Effect.succeed(response))
+          Deferred.doneUnsafe(answerFor(response.request_id), Effect.succeed(response))
           return
         }
         case "user":
-          users.unsafeOffer(decoded)
+          Queue.offerUnsafe(users, decoded)
           return
+      }
+    }
+    const onLine = (line: string) => {
+      const message = Protocol.decodeStdinLine(line)
+      written.push({ line, message })
+      if (Result.isFailure(message)) return
+      const decoded = message.success
+      handleLine(decoded)
+      // Waiters last: effect 4 may resume a waiting fiber at once, inside this step, and it may write again.
+      for (const waiter of waiters) {
+        if (waiter.predicate(decoded)) {
+          waiters.delete(waiter)
+          Deferred.doneUnsafe(waiter.deferred, Effect.succeed(decoded))
+        }
       }
     }
 
@@ -605,7 +620,7 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
 
     const fakeProcess = CliProcess.CliProcess.of({
       pid: script.pid ?? DEFAULT_PID,
-      lines: Mailbox.toStream(stdout),
+      lines: Stream.fromQueue(stdout),
       writeLine: (line) =>
         Effect.suspend(() => {
           if (exitStatus !== undefined) return Effect.flip(exitError(exitStatus))
@@ -614,14 +629,11 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
         }),
       endInput,
       awaitExit: Deferred.await(exited),
-      exitStatus: Effect.sync(() => Option.fromNullable(exitStatus)),
+      exitStatus: Effect.sync(() => Option.fromNullishOr(exitStatus)),
       stderrTail: Effect.sync(() => stderrText),
       // No process to signal: what ending stdin does not end, a SIGTERM does, at once.
       shutdown: () =>
-        Effect.zipRight(
-          Effect.zipRight(endInput, exit({ signal: "SIGTERM" })),
-          Deferred.await(exited)
-        ),
+        endInput.pipe(Effect.andThen(exit({ signal: "SIGTERM" })), Effect.andThen(Deferred.await(exited))),
       exitError
     })
 
@@ -629,25 +641,25 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
       Effect.suspend(() => {
         const requestId = options?.requestId ?? `fake-${++requestCounter}-${uuid()}`
         const deferred = answerFor(requestId)
-        return Effect.zipRight(
+        return Effect.andThen(
           emit({ type: "control_request", request_id: requestId, request: payload }),
           Deferred.await(deferred)
         )
       })
 
-    const initializeRequest = Effect.suspend(() => awaitWritten((message) => isControlRequest(message, "initialize")))
-
     const awaitWritten = (predicate: (message: Protocol.StdinMessage) => boolean) =>
       Effect.suspend(() => {
         for (const entry of written) {
-          if (Either.isRight(entry.message) && predicate(entry.message.right)) {
-            return Effect.succeed(entry.message.right)
+          if (Result.isSuccess(entry.message) && predicate(entry.message.success)) {
+            return Effect.succeed(entry.message.success)
           }
         }
-        const deferred = Deferred.unsafeMake<Protocol.StdinMessage>(fiberId)
+        const deferred = Deferred.makeUnsafe<Protocol.StdinMessage>()
         waiters.add({ predicate, deferred })
         return Deferred.await(deferred)
       })
+
+    const initializeRequest = Effect.suspend(() => awaitWritten((message) => isControlRequest(message, "initialize")))
 
     const hook: FakeCli.Service["hook"] = (input, options) =>
       Effect.flatMap(initializeRequest, (message) => {
@@ -672,9 +684,7 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
           ids,
           (callbackId) =>
             request({ subtype: "hook_callback", callback_id: callbackId, input: full, tool_use_id: toolUseId }),
-          {
-            concurrency: "unbounded"
-          }
+          { concurrency: "unbounded" }
         )
       })
 
@@ -683,7 +693,7 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
       emit,
       request,
       answer: (requestId) => Effect.suspend(() => Deferred.await(answerFor(requestId))),
-      answered: (requestId) => Effect.sync(() => Option.fromNullable(answers.get(requestId))),
+      answered: (requestId) => Effect.sync(() => Option.fromNullishOr(answers.get(requestId))),
       cancel: (requestId) => emit({ type: "control_cancel_request", request_id: requestId }),
       hook,
       canUseTool: (toolName, input, options) =>
@@ -723,6 +733,6 @@ export const make: (script?: FakeCli.Script) => Effect.Effect<FakeCli.Service, n
  * @category Layers
  */
 export const layer = (script?: FakeCli.Script): Layer.Layer<FakeCli | CliProcess.CliProcess> =>
-  Layer.scopedContext(
+  Layer.effectContext(
     Effect.map(make(script), (cli) => Context.make(FakeCli, cli).pipe(Context.add(CliProcess.CliProcess, cli.process)))
   )

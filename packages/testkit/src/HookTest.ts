@@ -26,7 +26,6 @@ import * as PermissionGate from "@claude-effect/sdk/PermissionGate"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { randomUUID } from "node:crypto"
-import * as shell from "./internal/shell.js"
 
 // -----------------------------------------------------------------------------
 // Models
@@ -89,7 +88,7 @@ export interface HookOutcome {
  */
 export interface RunOptions {
   /** The timeout of hooks that set none: the session's `hookTimeout` (default 60 s). */
-  readonly defaultTimeout?: Duration.DurationInput | undefined
+  readonly defaultTimeout?: Duration.Input | undefined
 }
 
 /**
@@ -98,7 +97,7 @@ export interface RunOptions {
  */
 export interface DecideOptions {
   /** The timeout of a gate that sets none: the session's `permissionTimeout` (default 60 s). */
-  readonly defaultTimeout?: Duration.DurationInput | undefined
+  readonly defaultTimeout?: Duration.Input | undefined
 }
 
 // -----------------------------------------------------------------------------
@@ -211,7 +210,7 @@ export const decide = (
  * @since 0.1.0
  * @category Inputs
  */
-export const defaultCwd: string = shell.defaultCwd
+export const defaultCwd: string = "/home/user/project"
 
 const sessionId = "5f1c7a3e-2b9d-4c61-8e0f-3a7d9b2c4e10"
 
@@ -269,7 +268,7 @@ export const input = <E extends Protocol.HookEvent>(event: E, fields: InputField
     ...(withoutEffort.has(event) ? {} : { effort: { level: "medium" } }),
     hook_event_name: event,
     ...fields
-  }) as unknown as Protocol.HookInputFor<E>
+  }) as Protocol.HookInputFor<E>
 
 /**
  * A PreToolUse input.

@@ -54,7 +54,9 @@ export interface Service {
  * @since 0.1.0
  * @category Tags
  */
-export class PostgresServer extends Context.Tag("@claude-effect/testkit/PostgresServer")<PostgresServer, Service>() {}
+export class PostgresServer
+  extends Context.Service<PostgresServer, Service>()("@claude-effect/testkit/PostgresServer")
+{}
 
 /**
  * The server could not be started: no binaries (`NotInstalled`: install
@@ -67,7 +69,7 @@ export class PostgresServer extends Context.Tag("@claude-effect/testkit/Postgres
 export class PostgresServerError extends Schema.TaggedError<PostgresServerError>(
   "@claude-effect/testkit/PostgresServerError"
 )("PostgresServerError", {
-  reason: Schema.Literal("NotInstalled", "InitFailed", "StartFailed"),
+  reason: Schema.Literals(["NotInstalled", "InitFailed", "StartFailed"]),
   detail: Schema.String
 }) {
   /**
@@ -84,7 +86,7 @@ export class PostgresServerError extends Schema.TaggedError<PostgresServerError>
  */
 export interface Options {
   /** How long the server may take to accept connections (default 30 s). */
-  readonly startTimeout?: Duration.DurationInput | undefined
+  readonly startTimeout?: Duration.Input | undefined
   /** `max_connections` (default 200: several runners, each with a pool). */
   readonly maxConnections?: number | undefined
 }
@@ -146,7 +148,7 @@ const runAs = ():
 const hasSetpriv = (): boolean =>
   (process.env.PATH ?? "").split(Path.delimiter).some((dir) => executableIn(dir, "setpriv") !== undefined)
 
-const freePort = Effect.async<number, PostgresServerError>((resume) => {
+const freePort = Effect.callback<number, PostgresServerError>((resume) => {
   const server = Net.createServer()
   server.once(
     "error",
@@ -161,7 +163,7 @@ const freePort = Effect.async<number, PostgresServerError>((resume) => {
 })
 
 const run = (command: string, args: ReadonlyArray<string>) =>
-  Effect.async<void, PostgresServerError>((resume) => {
+  Effect.callback<void, PostgresServerError>((resume) => {
     const child = ChildProcess.spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] })
     let stderr = ""
     child.stderr.on("data", (chunk) => stderr = (stderr + String(chunk)).slice(-4000))
@@ -181,7 +183,7 @@ const run = (command: string, args: ReadonlyArray<string>) =>
 const awaitExit = (child: ChildProcess.ChildProcess): Effect.Effect<void> =>
   child.exitCode !== null || child.signalCode !== null
     ? Effect.void
-    : Effect.async<void>((resume) => {
+    : Effect.callback<void>((resume) => {
       const onExit = () => resume(Effect.void)
       child.once("exit", onExit)
       return Effect.sync(() => child.off("exit", onExit))
@@ -262,7 +264,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, PostgresServ
       return awaitExit(child).pipe(
         Effect.interruptible,
         Effect.timeout(Duration.seconds(10)),
-        Effect.catchAll(() => Effect.zipRight(Effect.sync(() => child.kill("SIGKILL")), awaitExit(child)))
+        Effect.catch(() => Effect.andThen(Effect.sync(() => child.kill("SIGKILL")), awaitExit(child)))
       )
     })
     const start = Effect.suspend(() => {
@@ -270,7 +272,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, PostgresServ
       current = child
       let log = ""
       child.stderr?.on("data", (chunk) => log = (log + String(chunk)).slice(-8000))
-      return Effect.async<void, PostgresServerError>((resume) => {
+      return Effect.callback<void, PostgresServerError>((resume) => {
         const ready = () => {
           if (log.includes("ready to accept connections")) {
             clearInterval(timer)
@@ -286,9 +288,10 @@ export const make = (options: Options = {}): Effect.Effect<Service, PostgresServ
         })
         return Effect.sync(() => clearInterval(timer))
       }).pipe(
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: options.startTimeout ?? Duration.seconds(30),
-          onTimeout: () => new PostgresServerError({ reason: "StartFailed", detail: `not ready in time: ${log}` })
+          orElse: () =>
+            Effect.fail(new PostgresServerError({ reason: "StartFailed", detail: `not ready in time: ${log}` }))
         })
       )
     })
@@ -312,4 +315,4 @@ export const make = (options: Options = {}): Effect.Effect<Service, PostgresServ
  * @category Layers
  */
 export const layer = (options?: Options): Layer.Layer<PostgresServer, PostgresServerError> =>
-  Layer.scoped(PostgresServer, make(options))
+  Layer.effect(PostgresServer, make(options))

@@ -33,11 +33,11 @@
  *
  * @since 0.1.0
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
+import * as FileSystem from "effect/FileSystem"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
 import * as ScriptedModel from "./ScriptedModel.js"
 
 // -------------------------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ import * as ScriptedModel from "./ScriptedModel.js"
 export const TextStep = Schema.Struct({
   type: Schema.Literal("text"),
   text: Schema.String
-}).annotations({ identifier: "TextStep" })
+}).annotate({ identifier: "TextStep" })
 
 /**
  * @since 0.1.0
@@ -61,7 +61,7 @@ export const ThinkingStep = Schema.Struct({
   type: Schema.Literal("thinking"),
   thinking: Schema.String,
   signature: Schema.optional(Schema.String)
-}).annotations({ identifier: "ThinkingStep" })
+}).annotate({ identifier: "ThinkingStep" })
 
 /**
  * @since 0.1.0
@@ -70,9 +70,9 @@ export const ThinkingStep = Schema.Struct({
 export const ToolUseStep = Schema.Struct({
   type: Schema.Literal("tool_use"),
   name: Schema.NonEmptyString,
-  input: Schema.Record({ key: Schema.String, value: Schema.Unknown }),
+  input: Schema.Record(Schema.String, Schema.Unknown),
   id: Schema.optional(Schema.NonEmptyString)
-}).annotations({ identifier: "ToolUseStep" })
+}).annotate({ identifier: "ToolUseStep" })
 
 /**
  * A content block of a turn.
@@ -80,7 +80,7 @@ export const ToolUseStep = Schema.Struct({
  * @since 0.1.0
  * @category Schemas
  */
-export const BlockStep = Schema.Union(TextStep, ThinkingStep, ToolUseStep).annotations({ identifier: "BlockStep" })
+export const BlockStep = Schema.Union([TextStep, ThinkingStep, ToolUseStep]).annotate({ identifier: "BlockStep" })
 
 /**
  * @since 0.1.0
@@ -96,8 +96,8 @@ export const TurnStep = Schema.Struct({
   type: Schema.Literal("turn"),
   content: Schema.NonEmptyArray(BlockStep),
   stop_reason: Schema.optional(Schema.NonEmptyString),
-  delay_ms: Schema.optional(Schema.NonNegativeInt)
-}).annotations({ identifier: "TurnStep" })
+  delay_ms: Schema.optional(Schema.Natural)
+}).annotate({ identifier: "TurnStep" })
 
 /**
  * @since 0.1.0
@@ -105,11 +105,11 @@ export const TurnStep = Schema.Struct({
  */
 export const ErrorStep = Schema.Struct({
   type: Schema.Literal("error"),
-  status: Schema.Int.pipe(Schema.between(400, 599)),
+  status: Schema.Int.check(Schema.isBetween({ minimum: 400, maximum: 599 })),
   message: Schema.optional(Schema.String),
   error_type: Schema.optional(Schema.NonEmptyString),
-  retry_after_ms: Schema.optional(Schema.NonNegativeInt)
-}).annotations({ identifier: "ErrorStep" })
+  retry_after_ms: Schema.optional(Schema.Natural)
+}).annotate({ identifier: "ErrorStep" })
 
 /**
  * One step of a script file.
@@ -117,7 +117,7 @@ export const ErrorStep = Schema.Struct({
  * @since 0.1.0
  * @category Schemas
  */
-export const Step = Schema.Union(TextStep, ThinkingStep, ToolUseStep, TurnStep, ErrorStep).annotations({
+export const Step = Schema.Union([TextStep, ThinkingStep, ToolUseStep, TurnStep, ErrorStep]).annotate({
   identifier: "Step"
 })
 
@@ -136,8 +136,8 @@ export type Step = typeof Step.Type
 export const Script = Schema.Struct({
   steps: Schema.Array(Step),
   side_reply: Schema.optional(Schema.String),
-  env: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String }))
-}).annotations({ identifier: "Script" })
+  env: Schema.optional(Schema.Record(Schema.String, Schema.String))
+}).annotate({ identifier: "Script" })
 
 /**
  * @since 0.1.0
@@ -160,7 +160,7 @@ export type Script = typeof Script.Type
 export class ScriptFileError extends Schema.TaggedError<ScriptFileError>("@claude-effect/testkit/ScriptFileError")(
   "ScriptFileError",
   {
-    reason: Schema.Literal("NotFound", "Unreadable", "NotJson", "InvalidScript"),
+    reason: Schema.Literals(["NotFound", "Unreadable", "NotJson", "InvalidScript"]),
     path: Schema.String,
     detail: Schema.String
   }
@@ -198,8 +198,49 @@ export interface Loaded {
   readonly options: ScriptedModel.Options
 }
 
-const decodeScript = Schema.decodeUnknownEither(Script, { errors: "all", onExcessProperty: "error" })
-const decodeSteps = Schema.decodeUnknownEither(Schema.Array(Step), { errors: "all", onExcessProperty: "error" })
+// `reportInput`: the messages quote the wrong value, e.g. `got "txt"`.
+const parseOptions = { errors: "all", onExcessProperty: "error", reportInput: true } as const
+const decodeScript = Schema.decodeUnknownResult(Script, parseOptions)
+const decodeSteps = Schema.decodeUnknownResult(Schema.Array(Step), parseOptions)
+
+const typeLiterals = (members: ReadonlyArray<{ readonly fields: { readonly type: Schema.Literal<string> } }>) =>
+  Schema.Literals(members.map((member) => member.fields.type.literal))
+
+// v4 reports a step whose `type` matches no member as "Expected Step": name the `type` field and its choices instead.
+const discriminators = new Map<unknown, Schema.Literals<ReadonlyArray<string>>>([
+  [Step.ast, typeLiterals(Step.members)],
+  [BlockStep.ast, typeLiterals(BlockStep.members)]
+])
+
+const standardIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+interface Located {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+const locate = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): Array<Located> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return locate(issue.issue, [...path, ...issue.path])
+    case "Composite":
+      return issue.issues.flatMap((inner) => locate(inner, path))
+    case "AnyOf": {
+      if (issue.issues.length > 0) return issue.issues.flatMap((inner) => locate(inner, path))
+      const types = discriminators.get(issue.ast)
+      const input: unknown = SchemaIssue.hasInput(issue) ? issue.input : undefined
+      if (types !== undefined && typeof input === "object" && input !== null) {
+        const type = Schema.decodeUnknownResult(types, parseOptions)((input as { readonly type?: unknown }).type)
+        if (Result.isFailure(type)) return locate(type.failure.issue, [...path, "type"])
+      }
+      break
+    }
+  }
+  return standardIssues(issue).issues.map((found) => ({
+    path: [...path, ...(found.path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment)],
+    message: found.message
+  }))
+}
 
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.map((segment, i) =>
@@ -207,17 +248,14 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   ).join("")
 
 /**
- * One line per wrong field: `steps[1].type: Expected "text" | ..., actual "txt"`.
+ * One line per wrong field: `steps[1].type: Expected "text" | ..., got "txt"`.
  *
  * @since 0.1.0
  * @category Decoding
  */
-export const formatIssues = (error: ParseResult.ParseError, prefix: ReadonlyArray<PropertyKey> = []): string =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((issue) => {
-      const path = formatPath([...prefix, ...issue.path])
-      return path.length > 0 ? `${path}: ${issue.message}` : issue.message
-    })
+export const formatIssues = (error: Schema.SchemaError, prefix: ReadonlyArray<PropertyKey> = []): string =>
+  locate(error.issue, prefix)
+    .map(({ message, path }) => path.length > 0 ? `${formatPath(path)}: ${message}` : message)
     .join("; ")
 
 const block = (step: BlockStep): ScriptedModel.Block => {
@@ -263,17 +301,17 @@ export const toStep = (step: Step): ScriptedModel.Step => {
  * @since 0.1.0
  * @category Decoding
  */
-export const decode = (json: unknown, path = "<script>"): Either.Either<Loaded, ScriptFileError> => {
+export const decode = (json: unknown, path = "<script>"): Result.Result<Loaded, ScriptFileError> => {
   const invalid = (detail: string) => new ScriptFileError({ reason: "InvalidScript", path, detail })
   if (Array.isArray(json)) {
-    return Either.mapBoth(decodeSteps(json), {
-      onLeft: (error) => invalid(formatIssues(error, ["steps"])),
-      onRight: (steps) => ({ steps: steps.map(toStep), options: {} })
+    return Result.mapBoth(decodeSteps(json), {
+      onFailure: (error) => invalid(formatIssues(error, ["steps"])),
+      onSuccess: (steps) => ({ steps: steps.map(toStep), options: {} })
     })
   }
-  return Either.mapBoth(decodeScript(json), {
-    onLeft: (error) => invalid(formatIssues(error)),
-    onRight: (script) => ({
+  return Result.mapBoth(decodeScript(json), {
+    onFailure: (error) => invalid(formatIssues(error)),
+    onSuccess: (script) => ({
       steps: script.steps.map(toStep),
       options: {
         ...(script.side_reply !== undefined ? { sideReply: script.side_reply } : {}),
@@ -294,7 +332,7 @@ export const load = (path: string): Effect.Effect<Loaded, ScriptFileError, FileS
     const fs = yield* FileSystem.FileSystem
     const text = yield* fs.readFileString(path).pipe(
       Effect.mapError((error) =>
-        error._tag === "SystemError" && error.reason === "NotFound"
+        error.reason._tag === "NotFound"
           ? new ScriptFileError({ reason: "NotFound", path, detail: "no such file" })
           : new ScriptFileError({ reason: "Unreadable", path, detail: error.message })
       )
@@ -304,5 +342,5 @@ export const load = (path: string): Effect.Effect<Loaded, ScriptFileError, FileS
       catch: (error) =>
         new ScriptFileError({ reason: "NotJson", path, detail: error instanceof Error ? error.message : String(error) })
     })
-    return yield* decode(json, path)
+    return yield* Effect.fromResult(decode(json, path))
   })

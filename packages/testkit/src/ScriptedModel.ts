@@ -29,18 +29,18 @@
  * @since 0.1.0
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import type { PlatformError } from "@effect/platform/Error"
-import type * as FileSystem from "@effect/platform/FileSystem"
-import type * as HttpServer from "@effect/platform/HttpServer"
-import type { ServeError } from "@effect/platform/HttpServerError"
-import type * as Path from "@effect/platform/Path"
 import type * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
-import * as Effect from "effect/Effect"
+import type * as Effect from "effect/Effect"
+import type * as FileSystem from "effect/FileSystem"
 import { dual } from "effect/Function"
+import type * as HttpServer from "effect/http/HttpServer"
+import type { ServeError } from "effect/http/HttpServerError"
 import * as Layer from "effect/Layer"
+import type * as Path from "effect/Path"
 import type { Pipeable } from "effect/Pipeable"
+import type { PlatformError } from "effect/PlatformError"
 import type { Predicate } from "effect/Predicate"
 import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
@@ -58,7 +58,7 @@ import * as internal from "./internal/scriptedModel.js"
  * @since 0.1.0
  * @category Context
  */
-export class ScriptedModel extends Context.Tag("@claude-effect/testkit/ScriptedModel")<ScriptedModel, Service>() {}
+export class ScriptedModel extends Context.Service<ScriptedModel, Service>()("@claude-effect/testkit/ScriptedModel") {}
 
 /**
  * What a running {@link ScriptedModel} offers.
@@ -86,7 +86,7 @@ export interface Service {
   /** The requests that were answered from the script (kind `"turn"`), in arrival order. */
   readonly turnRequests: Effect.Effect<ReadonlyArray<RecordedRequest>>
   /** The last request answered from the script: usually what the model saw last in the main loop. */
-  readonly lastTurnRequest: Effect.Effect<RecordedRequest, Cause.NoSuchElementException>
+  readonly lastTurnRequest: Effect.Effect<RecordedRequest, Cause.NoSuchElementError>
   /** Every distinct `tool_result` the model was sent, in the order they first appeared. */
   readonly toolResults: Effect.Effect<ReadonlyArray<ToolResult>>
   /**
@@ -139,7 +139,7 @@ export interface Options {
  * @category Models
  */
 export interface Pacing {
-  readonly delay: Duration.DurationInput
+  readonly delay: Duration.Input
   readonly chunkSize?: number | undefined
 }
 
@@ -222,7 +222,7 @@ export interface Turn extends Pipeable {
   /** The pacing of the blocks that have none of their own. */
   readonly pacing: Pacing | undefined
   /** A pause before the response starts (before the status line). */
-  readonly delay: Duration.DurationInput | undefined
+  readonly delay: Duration.Input | undefined
 }
 
 /**
@@ -238,7 +238,7 @@ export interface ErrorReply extends Pipeable {
   readonly errorType: string
   readonly message: string
   /** Sent as `retry-after` (seconds) and `retry-after-ms`. */
-  readonly retryAfter: Duration.DurationInput | undefined
+  readonly retryAfter: Duration.Input | undefined
   readonly headers: Readonly<Record<string, string>>
 }
 
@@ -346,7 +346,7 @@ export const turn: (...blocks: ReadonlyArray<Block>) => Turn = internal.turn
 export const error: (
   status: number,
   options?: {
-    readonly retryAfter?: Duration.DurationInput | undefined
+    readonly retryAfter?: Duration.Input | undefined
     readonly message?: string | undefined
     readonly errorType?: string | undefined
     readonly headers?: Readonly<Record<string, string>> | undefined
@@ -401,8 +401,8 @@ export const slow: {
  * @category Combinators
  */
 export const delayed: {
-  (delay: Duration.DurationInput): (self: Block | Turn) => Turn
-  (self: Block | Turn, delay: Duration.DurationInput): Turn
+  (delay: Duration.Input): (self: Block | Turn) => Turn
+  (self: Block | Turn, delay: Duration.Input): Turn
 } = dual(2, internal.delayed)
 
 /**
@@ -458,7 +458,7 @@ export type RequestKind = "turn" | "side" | "count_tokens" | "bad_request" | "no
  * @since 0.1.0
  * @category Schemas
  */
-export const MessagesRequest: Schema.Schema<MessagesRequest, MessagesRequest.Encoded> = MessagesApi.MessagesRequest
+export const MessagesRequest: Schema.Codec<MessagesRequest, MessagesRequest.Encoded> = MessagesApi.MessagesRequest
 
 /**
  * @since 0.1.0
@@ -670,7 +670,7 @@ export const layer = (
   script: Iterable<Step>,
   options?: Options
 ): Layer.Layer<ScriptedModel, PlatformError, HttpServer.HttpServer | FileSystem.FileSystem | Path.Path> =>
-  Layer.scoped(ScriptedModel, make(script, options))
+  Layer.effect(ScriptedModel, make(script, options))
 
 /**
  * {@link layer} with its own Node HTTP server on `127.0.0.1` and an ephemeral port.
@@ -696,8 +696,7 @@ export const layerNode = (
  * @since 0.1.0
  * @category Accessors
  */
-export const cliEnv: Effect.Effect<Readonly<Record<string, string>>, never, ScriptedModel> = Effect.map(
-  ScriptedModel,
+export const cliEnv: Effect.Effect<Readonly<Record<string, string>>, never, ScriptedModel> = ScriptedModel.useSync(
   (model) => model.cliEnv
 )
 
@@ -707,7 +706,7 @@ export const cliEnv: Effect.Effect<Readonly<Record<string, string>>, never, Scri
  * @since 0.1.0
  * @category Accessors
  */
-export const url: Effect.Effect<string, never, ScriptedModel> = Effect.map(ScriptedModel, (model) => model.url)
+export const url: Effect.Effect<string, never, ScriptedModel> = ScriptedModel.useSync((model) => model.url)
 
 /**
  * Every request received so far. See {@link Service.requests}.
@@ -715,8 +714,7 @@ export const url: Effect.Effect<string, never, ScriptedModel> = Effect.map(Scrip
  * @since 0.1.0
  * @category Accessors
  */
-export const requests: Effect.Effect<ReadonlyArray<RecordedRequest>, never, ScriptedModel> = Effect.flatMap(
-  ScriptedModel,
+export const requests: Effect.Effect<ReadonlyArray<RecordedRequest>, never, ScriptedModel> = ScriptedModel.use(
   (model) => model.requests
 )
 
@@ -726,8 +724,7 @@ export const requests: Effect.Effect<ReadonlyArray<RecordedRequest>, never, Scri
  * @since 0.1.0
  * @category Accessors
  */
-export const turnRequests: Effect.Effect<ReadonlyArray<RecordedRequest>, never, ScriptedModel> = Effect.flatMap(
-  ScriptedModel,
+export const turnRequests: Effect.Effect<ReadonlyArray<RecordedRequest>, never, ScriptedModel> = ScriptedModel.use(
   (model) => model.turnRequests
 )
 
@@ -737,8 +734,8 @@ export const turnRequests: Effect.Effect<ReadonlyArray<RecordedRequest>, never, 
  * @since 0.1.0
  * @category Accessors
  */
-export const lastTurnRequest: Effect.Effect<RecordedRequest, Cause.NoSuchElementException, ScriptedModel> = Effect
-  .flatMap(ScriptedModel, (model) => model.lastTurnRequest)
+export const lastTurnRequest: Effect.Effect<RecordedRequest, Cause.NoSuchElementError, ScriptedModel> = ScriptedModel
+  .use((model) => model.lastTurnRequest)
 
 /**
  * Every distinct `tool_result` the model was sent. See {@link Service.toolResults}.
@@ -746,9 +743,8 @@ export const lastTurnRequest: Effect.Effect<RecordedRequest, Cause.NoSuchElement
  * @since 0.1.0
  * @category Accessors
  */
-export const toolResults: Effect.Effect<ReadonlyArray<ToolResult>, never, ScriptedModel> = Effect.flatMap(
-  ScriptedModel,
-  (model) => model.toolResults
+export const toolResults: Effect.Effect<ReadonlyArray<ToolResult>, never, ScriptedModel> = ScriptedModel.use((model) =>
+  model.toolResults
 )
 
 /**
@@ -761,7 +757,7 @@ export const awaitRequests = (
   count: number,
   filter?: RequestKind | Predicate<RecordedRequest>
 ): Effect.Effect<ReadonlyArray<RecordedRequest>, never, ScriptedModel> =>
-  Effect.flatMap(ScriptedModel, (model) => model.awaitRequests(count, filter))
+  ScriptedModel.use((model) => model.awaitRequests(count, filter))
 
 /**
  * Appends steps to the script. See {@link Service.push}.
@@ -770,7 +766,7 @@ export const awaitRequests = (
  * @category Accessors
  */
 export const push = (...steps: ReadonlyArray<Step>): Effect.Effect<void, never, ScriptedModel> =>
-  Effect.flatMap(ScriptedModel, (model) => model.push(...steps))
+  ScriptedModel.use((model) => model.push(...steps))
 
 /**
  * The number of steps left in the script. See {@link Service.remaining}.
@@ -778,7 +774,4 @@ export const push = (...steps: ReadonlyArray<Step>): Effect.Effect<void, never, 
  * @since 0.1.0
  * @category Accessors
  */
-export const remaining: Effect.Effect<number, never, ScriptedModel> = Effect.flatMap(
-  ScriptedModel,
-  (model) => model.remaining
-)
+export const remaining: Effect.Effect<number, never, ScriptedModel> = ScriptedModel.use((model) => model.remaining)

@@ -2,10 +2,11 @@
  * The inputs of the CLI's built-in tools as Schemas, after the official SDK's
  * `sdk-tools.d.ts` (CLI 2.1.328). Use them to read `tool_input` in a hook
  * (`Schema.decodeUnknownOption(ToolInputs.Bash)(input.tool_input)`) and as
- * property-test generators: every schema carries a realistic arbitrary, so
- * `it.prop("...", [ToolInputs.Bash], ...)` gets commands built from shell
- * words, flags, `rm -rf`, redirects, relative and absolute paths with `..`
- * segments, and file paths that sometimes leave the working directory
+ * property-test generators: every schema carries a realistic effect
+ * `Arbitrary` as its `arbitrary` property, so
+ * `it.prop("...", [ToolInputs.Bash.arbitrary], ...)` gets commands built from
+ * shell words, flags, `rm -rf`, redirects, relative and absolute paths with
+ * `..` segments, and file paths that sometimes leave the working directory
  * ({@link defaultCwd}).
  *
  * Decoding keeps fields this SDK does not know (the CLI adds some every
@@ -13,7 +14,9 @@
  *
  * @since 0.1.0
  */
+import * as Arbitrary from "effect/Arbitrary"
 import * as Schema from "effect/Schema"
+import * as SchemaAST from "effect/SchemaAST"
 import * as shell from "./internal/shell.js"
 
 /**
@@ -25,14 +28,91 @@ import * as shell from "./internal/shell.js"
  */
 export const defaultCwd: string = shell.defaultCwd
 
-const optional = <S extends Schema.Schema.All>(schema: S): Schema.optionalWith<S, { exact: true }> =>
-  Schema.optionalWith(schema, { exact: true })
+/**
+ * A schema with a realistic generator of its values (effect 4 has no
+ * `arbitrary` annotation: `Arbitrary.schema` would make random values).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Generated<A, E = A> extends Schema.Codec<A, E> {
+  readonly arbitrary: Arbitrary.Arbitrary<A>
+}
 
-const toolInput = <Fields extends Schema.Struct.Fields>(identifier: string, fields: Fields): Schema.Struct<Fields> =>
-  Schema.Struct(fields).annotations({ identifier, parseOptions: { onExcessProperty: "preserve" } })
+/**
+ * A built-in tool's input schema: a struct that keeps unknown fields when
+ * decoding, with a realistic generator of its values.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface ToolInput<Fields extends Schema.Struct.Fields> extends Schema.Struct<Fields> {
+  readonly arbitrary: Arbitrary.Arbitrary<Schema.Struct.Type<Fields>>
+}
 
-const smallInt = (min: number, max: number) =>
-  Schema.Int.annotations({ arbitrary: () => (fc) => fc.integer({ min, max }) })
+type Field = Generated<unknown, unknown> | Schema.optionalKey<Generated<unknown, unknown>>
+
+const generated = <A, E>(schema: Schema.Codec<A, E>, arbitrary: Arbitrary.Arbitrary<A>): Generated<A, E> =>
+  Schema.make<Generated<A, E>>(schema.ast, { arbitrary })
+
+const string = (arbitrary: Arbitrary.Arbitrary<string>): Generated<string> => generated(Schema.String, arbitrary)
+
+const fromSchema = <A>(schema: Schema.Codec<A>): Generated<A> => generated(schema, Arbitrary.schema(schema))
+
+const boolean = fromSchema(Schema.Boolean)
+
+// Printable ASCII, what fast-check's `string()` made.
+const printable = string(shell.matching(/^[ -~]{0,10}$/))
+
+const literals = <const L extends ReadonlyArray<string>>(...values: L): Generated<L[number]> =>
+  generated(Schema.Literals(values), shell.constantFrom(...values))
+
+const smallInt = (min: number, max: number): Generated<number> =>
+  fromSchema(Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max })))
+
+const optional = <A>(schema: Generated<A>): Schema.optionalKey<Generated<A>> => Schema.optionalKey(schema)
+
+const array = <A, E>(
+  item: Generated<A, E>,
+  minLength = 0,
+  maxLength?: number
+): Generated<ReadonlyArray<A>, ReadonlyArray<E>> => {
+  const schema = Schema.Array(item)
+  const bounded = maxLength === undefined
+    ? schema.check(Schema.isMinLength(minLength))
+    : schema.check(Schema.isMinLength(minLength), Schema.isMaxLength(maxLength))
+  return generated(bounded, Arbitrary.array(item.arbitrary, { minLength, maxLength }))
+}
+
+/** The fields' values, each optional one present in about half of them. */
+const fieldsArbitrary = (fields: Readonly<Record<string, Field>>): Arbitrary.Arbitrary<Record<string, unknown>> => {
+  const optionalKeys = new Set<string>()
+  const arbitraries: Record<string, Arbitrary.Arbitrary<unknown>> = {}
+  for (const [key, field] of Object.entries(fields)) {
+    if (SchemaAST.isOptional(field.ast)) optionalKeys.add(key)
+    arbitraries[key] = "schema" in field ? field.schema.arbitrary : field.arbitrary
+  }
+  return shell.record(arbitraries, optionalKeys)
+}
+
+const struct = <const Fields extends Readonly<Record<string, Field>>>(
+  fields: Fields
+): Generated<Schema.Struct.Type<Fields>, Schema.Struct.Encoded<Fields>> =>
+  generated(Schema.Struct(fields), fieldsArbitrary(fields) as Arbitrary.Arbitrary<Schema.Struct.Type<Fields>>)
+
+// Any other key, any value: effect 4 has no `onExcessProperty: "preserve"`, an index signature keeps them.
+const unknownFields = [Schema.Record(Schema.String, Schema.Unknown)] as const
+
+const toolInput = <const Fields extends Readonly<Record<string, Field>>>(
+  identifier: string,
+  fields: Fields
+): ToolInput<Fields> => {
+  const schema = Schema.StructWithRest(Schema.Struct(fields), unknownFields).annotate({ identifier })
+  return Schema.make<ToolInput<Fields>>(schema.ast, {
+    fields,
+    arbitrary: fieldsArbitrary(fields)
+  })
+}
 
 // -----------------------------------------------------------------------------
 // Realistic strings
@@ -46,10 +126,10 @@ const smallInt = (min: number, max: number) =>
  * @since 0.1.0
  * @category Strings
  */
-export const ShellCommand: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "ShellCommand",
-  arbitrary: () => () => shell.command(shell.defaultCwd, "any")
-})
+export const ShellCommand: Generated<string> = generated(
+  Schema.String.annotate({ identifier: "ShellCommand" }),
+  shell.command(shell.defaultCwd, "any")
+)
 
 /**
  * A file path as tools receive it: mostly absolute, inside or outside
@@ -58,10 +138,10 @@ export const ShellCommand: Schema.Schema<string> = Schema.String.annotations({
  * @since 0.1.0
  * @category Strings
  */
-export const FilePath: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "FilePath",
-  arbitrary: () => () => shell.filePath(shell.defaultCwd, "any")
-})
+export const FilePath: Generated<string> = generated(
+  Schema.String.annotate({ identifier: "FilePath" }),
+  shell.filePath(shell.defaultCwd, "any")
+)
 
 /**
  * A directory to search in (Glob, Grep): relative or absolute, inside or
@@ -70,15 +150,14 @@ export const FilePath: Schema.Schema<string> = Schema.String.annotations({
  * @since 0.1.0
  * @category Strings
  */
-export const SearchPath: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "SearchPath",
-  arbitrary: () => (fc) =>
-    fc.oneof(
-      shell.insidePath(shell.defaultCwd, shell.defaultCwd, { globs: false }),
-      shell.outsidePath(shell.defaultCwd, shell.defaultCwd, { globs: false }),
-      fc.constant(".")
-    )
-})
+export const SearchPath: Generated<string> = generated(
+  Schema.String.annotate({ identifier: "SearchPath" }),
+  shell.oneOf(
+    shell.insidePath(shell.defaultCwd, shell.defaultCwd, { globs: false }),
+    shell.outsidePath(shell.defaultCwd, shell.defaultCwd, { globs: false }),
+    Arbitrary.Constant(".")
+  )
+)
 
 /**
  * A URL: mostly http(s) pages, sometimes local addresses, cloud metadata
@@ -87,10 +166,7 @@ export const SearchPath: Schema.Schema<string> = Schema.String.annotations({
  * @since 0.1.0
  * @category Strings
  */
-export const Url: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "Url",
-  arbitrary: () => () => shell.url
-})
+export const Url: Generated<string> = generated(Schema.String.annotate({ identifier: "Url" }), shell.url)
 
 /**
  * A glob pattern (`**\/*.ts`, `src/**\/*.{ts,tsx}`, `../**\/*.env`).
@@ -98,10 +174,10 @@ export const Url: Schema.Schema<string> = Schema.String.annotations({
  * @since 0.1.0
  * @category Strings
  */
-export const GlobPattern: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "GlobPattern",
-  arbitrary: () => () => shell.globPattern
-})
+export const GlobPattern: Generated<string> = generated(
+  Schema.String.annotate({ identifier: "GlobPattern" }),
+  shell.globPattern
+)
 
 /**
  * A ripgrep regular expression (some of them invalid, as models write them).
@@ -109,10 +185,10 @@ export const GlobPattern: Schema.Schema<string> = Schema.String.annotations({
  * @since 0.1.0
  * @category Strings
  */
-export const RegexPattern: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "RegexPattern",
-  arbitrary: () => () => shell.regexPattern
-})
+export const RegexPattern: Generated<string> = generated(
+  Schema.String.annotate({ identifier: "RegexPattern" }),
+  shell.regexPattern
+)
 
 /**
  * Free text: prompts, descriptions, file contents.
@@ -120,12 +196,9 @@ export const RegexPattern: Schema.Schema<string> = Schema.String.annotations({
  * @since 0.1.0
  * @category Strings
  */
-export const Text: Schema.Schema<string> = Schema.String.annotations({
-  identifier: "Text",
-  arbitrary: () => () => shell.prose
-})
+export const Text: Generated<string> = generated(Schema.String.annotate({ identifier: "Text" }), shell.prose)
 
-const Description = Schema.String.annotations({ arbitrary: () => () => shell.shortDescription })
+const Description = string(shell.shortDescription)
 
 // -----------------------------------------------------------------------------
 // Tools
@@ -140,8 +213,8 @@ export const Bash = toolInput("Bash", {
   /** In milliseconds (at most 600000 in the foreground). */
   timeout: optional(smallInt(1000, 600_000)),
   description: optional(Description),
-  run_in_background: optional(Schema.Boolean),
-  dangerouslyDisableSandbox: optional(Schema.Boolean)
+  run_in_background: optional(boolean),
+  dangerouslyDisableSandbox: optional(boolean)
 })
 
 /**
@@ -158,8 +231,8 @@ export const Read = toolInput("Read", {
   file_path: FilePath,
   offset: optional(smallInt(0, 5000)),
   limit: optional(smallInt(1, 2000)),
-  pages: optional(Schema.String.annotations({ arbitrary: () => (fc) => fc.constantFrom("1-5", "3", "10-20") })),
-  allow_large: optional(Schema.Boolean)
+  pages: optional(string(shell.constantFrom("1-5", "3", "10-20"))),
+  allow_large: optional(boolean)
 })
 
 /**
@@ -191,7 +264,7 @@ export const Edit = toolInput("Edit", {
   file_path: FilePath,
   old_string: Text,
   new_string: Text,
-  replace_all: optional(Schema.Boolean)
+  replace_all: optional(boolean)
 })
 
 /**
@@ -223,18 +296,18 @@ export const Grep = toolInput("Grep", {
   pattern: RegexPattern,
   path: optional(SearchPath),
   glob: optional(GlobPattern),
-  output_mode: optional(Schema.Literal("content", "files_with_matches", "count")),
+  output_mode: optional(literals("content", "files_with_matches", "count")),
   "-B": optional(smallInt(0, 20)),
   "-A": optional(smallInt(0, 20)),
   "-C": optional(smallInt(0, 20)),
   context: optional(smallInt(0, 20)),
-  "-n": optional(Schema.Boolean),
-  "-i": optional(Schema.Boolean),
-  "-o": optional(Schema.Boolean),
-  type: optional(Schema.String.annotations({ arbitrary: () => (fc) => fc.constantFrom("js", "ts", "py", "rust") })),
+  "-n": optional(boolean),
+  "-i": optional(boolean),
+  "-o": optional(boolean),
+  type: optional(string(shell.constantFrom("js", "ts", "py", "rust"))),
   head_limit: optional(smallInt(0, 500)),
   offset: optional(smallInt(0, 500)),
-  multiline: optional(Schema.Boolean)
+  multiline: optional(boolean)
 })
 
 /**
@@ -259,9 +332,7 @@ export const WebFetch = toolInput("WebFetch", {
  */
 export type WebFetch = typeof WebFetch.Type
 
-const Domain = Schema.String.annotations({
-  arbitrary: () => (fc) => fc.oneof(fc.constantFrom("github.com", "stackoverflow.com", "example.com"), fc.domain())
-})
+const Domain = string(shell.oneOf(shell.constantFrom("github.com", "stackoverflow.com", "example.com"), shell.domain))
 
 /**
  * @since 0.1.0
@@ -269,8 +340,8 @@ const Domain = Schema.String.annotations({
  */
 export const WebSearch = toolInput("WebSearch", {
   query: Text,
-  allowed_domains: optional(Schema.Array(Domain)),
-  blocked_domains: optional(Schema.Array(Domain))
+  allowed_domains: optional(array(Domain)),
+  blocked_domains: optional(array(Domain))
 })
 
 /**
@@ -284,16 +355,16 @@ export type WebSearch = typeof WebSearch.Type
  * @category Tools
  */
 export const NotebookEdit = toolInput("NotebookEdit", {
-  notebook_path: Schema.String.annotations({
-    arbitrary: () => (fc) =>
-      fc.constantFrom("analysis.ipynb", "notebooks/eda.ipynb", "../shared/report.ipynb").map((name) =>
-        name.startsWith("..") ? name : `${shell.defaultCwd}/${name}`
-      )
-  }),
-  cell_id: optional(Schema.String.annotations({ arbitrary: () => (fc) => fc.stringMatching(/^cell-[0-9]{1,2}$/) })),
+  notebook_path: string(
+    Arbitrary.map(
+      shell.constantFrom("analysis.ipynb", "notebooks/eda.ipynb", "../shared/report.ipynb"),
+      (name) => name.startsWith("..") ? name : `${shell.defaultCwd}/${name}`
+    )
+  ),
+  cell_id: optional(string(shell.matching(/^cell-[0-9]{1,2}$/))),
   new_source: Text,
-  cell_type: optional(Schema.Literal("code", "markdown")),
-  edit_mode: optional(Schema.Literal("replace", "insert", "delete"))
+  cell_type: optional(literals("code", "markdown")),
+  edit_mode: optional(literals("replace", "insert", "delete"))
 })
 
 /**
@@ -307,9 +378,9 @@ export type NotebookEdit = typeof NotebookEdit.Type
  * @category Tools
  */
 export const TodoWrite = toolInput("TodoWrite", {
-  todos: Schema.Array(Schema.Struct({
+  todos: array(struct({
     content: Text,
-    status: Schema.Literal("pending", "in_progress", "completed"),
+    status: literals("pending", "in_progress", "completed"),
     activeForm: Text
   }))
 })
@@ -330,15 +401,13 @@ export const Agent = toolInput("Agent", {
   description: Description,
   prompt: Text,
   subagent_type: optional(
-    Schema.String.annotations({
-      arbitrary: () => (fc) => fc.constantFrom("general-purpose", "Explore", "Plan", "code-reviewer", "fork")
-    })
+    string(shell.constantFrom("general-purpose", "Explore", "Plan", "code-reviewer", "fork"))
   ),
-  model: optional(Schema.Literal("sonnet", "opus", "haiku", "fable")),
-  effort: optional(Schema.Literal("low", "medium", "high", "xhigh", "max")),
-  run_in_background: optional(Schema.Boolean),
-  name: optional(Schema.String),
-  isolation: optional(Schema.Literal("worktree", "remote"))
+  model: optional(literals("sonnet", "opus", "haiku", "fable")),
+  effort: optional(literals("low", "medium", "high", "xhigh", "max")),
+  run_in_background: optional(boolean),
+  name: optional(printable),
+  isolation: optional(literals("worktree", "remote"))
 })
 
 /**
@@ -347,7 +416,7 @@ export const Agent = toolInput("Agent", {
  */
 export type Agent = typeof Agent.Type
 
-const TaskId = Schema.String.annotations({ arbitrary: () => (fc) => fc.stringMatching(/^[a-z0-9]{8}$/) })
+const TaskId = string(shell.matching(/^[a-z0-9]{8}$/))
 
 /**
  * Stops a background task (`KillShell` / `KillBash` in older releases).
@@ -373,7 +442,7 @@ export type TaskStop = typeof TaskStop.Type
  * @category Tools
  */
 export const ExitPlanMode = toolInput("ExitPlanMode", {
-  allowedPrompts: optional(Schema.Array(Schema.Struct({ tool: Schema.Literal("Bash"), prompt: Text })))
+  allowedPrompts: optional(array(struct({ tool: literals("Bash"), prompt: Text })))
 })
 
 /**
@@ -382,10 +451,10 @@ export const ExitPlanMode = toolInput("ExitPlanMode", {
  */
 export type ExitPlanMode = typeof ExitPlanMode.Type
 
-const QuestionOption = Schema.Struct({
-  label: Schema.String.annotations({ arbitrary: () => (fc) => fc.constantFrom("Yes", "No", "Blue", "Red", "Later") }),
+const QuestionOption = struct({
+  label: string(shell.constantFrom("Yes", "No", "Blue", "Red", "Later")),
   description: Text,
-  preview: optional(Schema.String)
+  preview: optional(printable)
 })
 
 /**
@@ -393,14 +462,16 @@ const QuestionOption = Schema.Struct({
  * @category Tools
  */
 export const AskUserQuestion = toolInput("AskUserQuestion", {
-  questions: Schema.Array(Schema.Struct({
-    question: Schema.String.annotations({
-      arbitrary: () => (fc) => fc.constantFrom("Which color?", "Which library should we use?", "Proceed with the plan?")
+  questions: array(
+    struct({
+      question: string(shell.constantFrom("Which color?", "Which library should we use?", "Proceed with the plan?")),
+      header: generated(Schema.String.check(Schema.isMaxLength(12)), shell.matching(/^[ -~]{0,12}$/)),
+      options: array(QuestionOption, 2, 4),
+      multiSelect: optional(boolean)
     }),
-    header: Schema.String.pipe(Schema.maxLength(12)),
-    options: Schema.Array(QuestionOption).pipe(Schema.minItems(2), Schema.maxItems(4)),
-    multiSelect: optional(Schema.Boolean)
-  })).pipe(Schema.minItems(1), Schema.maxItems(4))
+    1,
+    4
+  )
 })
 
 /**
@@ -446,4 +517,4 @@ export type ToolName = keyof typeof byName
  * @since 0.1.0
  * @category Tools
  */
-export type Input<Name extends ToolName> = Schema.Schema.Type<(typeof byName)[Name]>
+export type Input<Name extends ToolName> = (typeof byName)[Name]["Type"]

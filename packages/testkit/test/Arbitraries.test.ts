@@ -1,7 +1,8 @@
 import { Protocol } from "@claude-effect/sdk"
 import { assert, describe, it } from "@effect/vitest"
 import * as Arbitrary from "effect/Arbitrary"
-import * as fc from "effect/FastCheck"
+import * as Effect from "effect/Effect"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Path from "node:path"
 import { Arbitraries, ToolInputs } from "../src/index.js"
@@ -10,7 +11,17 @@ const survivesJson = (value: unknown) => {
   assert.deepStrictEqual(JSON.parse(JSON.stringify(value)), value)
 }
 
-const sample = <A>(arbitrary: fc.Arbitrary<A>, numRuns = 1000) => fc.sample(arbitrary, { numRuns, seed: 42 })
+/** The value as the CLI writes it (JSON) decodes with `schema`; the failure names the schema's complaint. */
+const decodesFromJson = (schema: Schema.Codec<unknown, unknown>, value: unknown) => {
+  const decoded = Schema.decodeUnknownResult(schema)(JSON.parse(JSON.stringify(value)))
+  assert.isTrue(Result.isSuccess(decoded), Result.isFailure(decoded) ? String(decoded.failure) : "")
+}
+
+const sample = <A>(arbitrary: Arbitrary.Arbitrary<A>, count = 1000) =>
+  Arbitrary.sampleEffect(arbitrary, { count, seed: 42 })
+
+const hookInputSchema = (event: Protocol.HookEvent): Schema.Codec<unknown, unknown> =>
+  Protocol.hookInputByEvent[event] as Schema.Codec<unknown, unknown>
 
 describe("Arbitraries.hookInput: every hook event, as the CLI sends it", () => {
   for (const event of Protocol.HookEvent.literals) {
@@ -18,8 +29,10 @@ describe("Arbitraries.hookInput: every hook event, as the CLI sends it", () => {
       [input]
     ) => {
       assert.strictEqual(input.hook_event_name, event)
-      assert.isTrue(Schema.is(Protocol.hookInputByEvent[event] as Schema.Schema<unknown, any>)(input))
+      assert.isTrue(Schema.is(hookInputSchema(event))(input))
       assert.isTrue(Schema.is(Protocol.HookInput)(input))
+      decodesFromJson(hookInputSchema(event), input)
+      decodesFromJson(Protocol.HookInput as Schema.Codec<unknown, unknown>, input)
       survivesJson(input)
       assert.match(input.session_id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
       assert.isTrue(input.cwd.startsWith("/"))
@@ -27,25 +40,27 @@ describe("Arbitraries.hookInput: every hook event, as the CLI sends it", () => {
         input.transcript_path,
         `/home/user/.claude/projects/${input.cwd.replace(/[^A-Za-z0-9]/g, "-")}/${input.session_id}.jsonl`
       )
-    }, { fastCheck: { numRuns: 50 } })
+    }, { arbitrary: { runs: 50 } })
   }
 
-  it("anyHookInput covers all 33 events", () => {
-    const events = new Set(sample(Arbitraries.anyHookInput(), 3000).map((input) => input.hook_event_name))
-    assert.strictEqual(events.size, 33)
-  })
+  it.effect("anyHookInput covers all 33 events", () =>
+    Effect.gen(function*() {
+      const inputs = yield* sample(Arbitraries.anyHookInput(), 3000)
+      const events = new Set(inputs.map((input) => input.hook_event_name))
+      assert.strictEqual(events.size, 33)
+    }))
 
   it.prop(
     "tool events pair a tool name with a matching input (built-in tools decode with ToolInputs)",
-    [fc.oneof(
-      Arbitraries.hookInput("PreToolUse"),
-      Arbitraries.hookInput("PostToolUse"),
-      Arbitraries.hookInput("PermissionRequest")
+    [Arbitrary.flatMap(
+      Arbitrary.schema(Schema.Literals(["PreToolUse", "PostToolUse", "PermissionRequest"])),
+      (event) => Arbitraries.hookInput(event)
     )],
     ([input]) => {
-      const schema = (ToolInputs.byName as Record<string, Schema.Schema<any>>)[input.tool_name]
+      const schema = (ToolInputs.byName as Record<string, Schema.Codec<unknown, unknown>>)[input.tool_name]
       if (schema !== undefined) {
         assert.isTrue(Schema.is(schema)(input.tool_input), input.tool_name)
+        decodesFromJson(schema, input.tool_input)
         assert.isUndefined(input.mcp_server)
       } else {
         assert.match(input.tool_name, /^mcp__[\w-]+__\w+$/)
@@ -54,28 +69,29 @@ describe("Arbitraries.hookInput: every hook event, as the CLI sends it", () => {
     }
   )
 
-  it("fields the CLI fills from a fixed set get known values", () => {
-    const starts = sample(Arbitraries.hookInput("SessionStart"), 300)
-    assert.sameMembers([...new Set(starts.map((input) => input.source))], [
-      "startup",
-      "resume",
-      "clear",
-      "compact",
-      "fork"
-    ])
-    for (const input of sample(Arbitraries.anyHookInput(), 500)) {
-      if (input.permission_mode !== undefined) {
-        assert.include(
-          ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"],
-          input.permission_mode
-        )
+  it.effect("fields the CLI fills from a fixed set get known values", () =>
+    Effect.gen(function*() {
+      const starts = yield* sample(Arbitraries.hookInput("SessionStart"), 300)
+      assert.sameMembers([...new Set(starts.map((input) => input.source))], [
+        "startup",
+        "resume",
+        "clear",
+        "compact",
+        "fork"
+      ])
+      for (const input of yield* sample(Arbitraries.anyHookInput(), 500)) {
+        if (input.permission_mode !== undefined) {
+          assert.include(
+            ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto"],
+            input.permission_mode
+          )
+        }
       }
-    }
-    const uses = sample(Arbitraries.hookInput("PreToolUse"), 300)
-    assert.isTrue(uses.every((input) => /^toolu_01\w{22}$/.test(input.tool_use_id)))
-    const tools = new Set(uses.map((input) => input.tool_name))
-    for (const tool of ["Bash", "Read", "Write", "Edit"]) assert.isTrue(tools.has(tool), tool)
-  })
+      const uses = yield* sample(Arbitraries.hookInput("PreToolUse"), 300)
+      assert.isTrue(uses.every((input) => /^toolu_01\w{22}$/.test(input.tool_use_id)))
+      const tools = new Set(uses.map((input) => input.tool_name))
+      for (const tool of ["Bash", "Read", "Write", "Edit"]) assert.isTrue(tools.has(tool), tool)
+    }))
 
   it.prop(
     "overrides fix base fields, and paths follow the working directory",
@@ -90,64 +106,72 @@ describe("Arbitraries.hookInput: every hook event, as the CLI sends it", () => {
 
 describe("ToolInputs: the built-in tools' inputs as Schemas with realistic arbitraries", () => {
   for (const [name, schema] of Object.entries(ToolInputs.byName)) {
-    it.prop(`${name} inputs decode with their schema and survive JSON`, [schema as Schema.Schema<any>], ([input]) => {
-      assert.isTrue(Schema.is(schema as Schema.Schema<any>)(input))
+    it.prop(`${name} inputs decode with their schema and survive JSON`, [schema.arbitrary], ([input]) => {
+      assert.isTrue(Schema.is(schema as Schema.Codec<unknown, unknown>)(input))
+      decodesFromJson(schema as Schema.Codec<unknown, unknown>, input)
       survivesJson(input)
-    }, { fastCheck: { numRuns: 50 } })
+    }, { arbitrary: { runs: 50 } })
   }
 
-  it.prop("a schema can be used directly in it.prop", [ToolInputs.Bash, ToolInputs.Write], ([bash, write]) => {
-    assert.isString(bash.command)
-    assert.isString(write.file_path)
-  })
+  it.prop(
+    "a schema's arbitrary can be used directly in it.prop, and so can the schema (effect's own values)",
+    [ToolInputs.Bash.arbitrary, ToolInputs.Write.arbitrary, ToolInputs.Bash],
+    ([bash, write, derived]) => {
+      assert.isString(bash.command)
+      assert.isString(write.file_path)
+      assert.isTrue(Schema.is(ToolInputs.Bash)(derived))
+    }
+  )
 
   it("decoding keeps unknown fields, so a decoded input can go back as updatedInput", () => {
     const decoded = Schema.decodeUnknownSync(ToolInputs.Bash)({ command: "ls", future_field: 1 })
-    assert.deepStrictEqual(decoded, { command: "ls", future_field: 1 } as any)
+    assert.deepStrictEqual(decoded, { command: "ls", future_field: 1 } as ToolInputs.Bash)
     assert.throws(() => Schema.decodeUnknownSync(ToolInputs.Bash)({ description: "no command" }))
   })
 
-  it("file paths are mostly absolute, some relative, some climbing out with ..", () => {
-    const paths = sample(Arbitrary.make(ToolInputs.Write), 1000).map((input) => input.file_path)
-    const absolute = paths.filter((p) => p.startsWith("/")).length
-    assert.isAbove(absolute, 700)
-    assert.isBelow(absolute, 1000)
-    assert.isTrue(paths.some((p) => p.includes("/../")))
-    assert.isTrue(paths.some((p) => !p.startsWith(ToolInputs.defaultCwd) && p.startsWith("/")))
-  })
+  it.effect("file paths are mostly absolute, some relative, some climbing out with ..", () =>
+    Effect.gen(function*() {
+      const paths = (yield* sample(ToolInputs.Write.arbitrary, 1000)).map((input) => input.file_path)
+      const absolute = paths.filter((p) => p.startsWith("/")).length
+      assert.isAbove(absolute, 700)
+      assert.isBelow(absolute, 1000)
+      assert.isTrue(paths.some((p) => p.includes("/../")))
+      assert.isTrue(paths.some((p) => !p.startsWith(ToolInputs.defaultCwd) && p.startsWith("/")))
+    }))
 
-  it("commands are built from realistic pieces", () => {
-    const commands = sample(Arbitrary.make(ToolInputs.ShellCommand), 2000)
-    const pieces: Record<string, RegExp> = {
-      "rm -rf": /\brm -(rf|fr)\b/,
-      rmdir: /\brmdir\b/,
-      unlink: /\bunlink\b/,
-      "find -delete": /\bfind .*-delete/,
-      "mv to /dev/null": /\bmv .* \/dev\/null/,
-      "..": /\.\.\//,
-      "absolute paths": / \/[a-z]/,
-      "~": / ~/,
-      $HOME: /\$HOME/,
-      "2>/dev/null": /2>\/dev\/null/,
-      "&&": / && /,
-      "|": / \| /,
-      ";": /; /,
-      "single quotes": /'/,
-      "double quotes": /"/,
-      "escaped spaces": /\\ /,
-      cd: /\bcd /,
-      "sh -c": /\b(ba)?sh -c '/,
-      "sudo": /\bsudo /,
-      "/bin/rm": /\/bin\/rm\b/,
-      "\\rm": /\\rm\b/,
-      comments: / # /,
-      globs: /\*/,
-      "curl | sh": /curl .*\| sh/
-    }
-    for (const [piece, pattern] of Object.entries(pieces)) {
-      assert.isTrue(commands.some((command) => pattern.test(command)), piece)
-    }
-  })
+  it.effect("commands are built from realistic pieces", () =>
+    Effect.gen(function*() {
+      const commands = yield* sample(ToolInputs.ShellCommand.arbitrary, 2000)
+      const pieces: Record<string, RegExp> = {
+        "rm -rf": /\brm -(rf|fr)\b/,
+        rmdir: /\brmdir\b/,
+        unlink: /\bunlink\b/,
+        "find -delete": /\bfind .*-delete/,
+        "mv to /dev/null": /\bmv .* \/dev\/null/,
+        "..": /\.\.\//,
+        "absolute paths": / \/[a-z]/,
+        "~": / ~/,
+        $HOME: /\$HOME/,
+        "2>/dev/null": /2>\/dev\/null/,
+        "&&": / && /,
+        "|": / \| /,
+        ";": /; /,
+        "single quotes": /'/,
+        "double quotes": /"/,
+        "escaped spaces": /\\ /,
+        cd: /\bcd /,
+        "sh -c": /\b(ba)?sh -c '/,
+        "sudo": /\bsudo /,
+        "/bin/rm": /\/bin\/rm\b/,
+        "\\rm": /\\rm\b/,
+        comments: / # /,
+        globs: /\*/,
+        "curl | sh": /curl .*\| sh/
+      }
+      for (const [piece, pattern] of Object.entries(pieces)) {
+        assert.isTrue(commands.some((command) => pattern.test(command)), piece)
+      }
+    }))
 })
 
 describe("Arbitraries: commands and paths whose meaning is known", () => {
@@ -172,18 +196,30 @@ describe("Arbitraries: commands and paths whose meaning is known", () => {
     ([input]) => Schema.is(ToolInputs.Bash)(input) && input.command.length > 0
   )
 
-  it("both kinds vary: cd, sh -c, several steps, mentions of dangerous commands", () => {
-    const harmless = sample(Arbitraries.command({ kind: "harmless" }), 1000)
-    const dangerous = sample(Arbitraries.command({ kind: "deletesOutside" }), 1000)
-    for (const commands of [harmless, dangerous]) {
-      assert.isTrue(commands.some((c) => c.startsWith("cd ")))
-      assert.isTrue(commands.some((c) => c.includes("sh -c '")))
-      assert.isTrue(commands.some((c) => / (&&|;|\|\||\|) /.test(c)))
-    }
-    assert.isTrue(harmless.some((c) => /^echo '.*rm /.test(c) || /git commit -m .*rm /.test(c)))
-    assert.isTrue(harmless.some((c) => /\brm -(rf|fr) /.test(c)))
-    assert.isTrue(dangerous.some((c) => /^cd (\.\.|\/tmp|~)/.test(c)))
-  })
+  it.effect("both kinds vary: cd, sh -c, several steps, mentions of dangerous commands", () =>
+    Effect.gen(function*() {
+      const harmless = yield* sample(Arbitraries.command({ kind: "harmless" }), 1000)
+      const dangerous = yield* sample(Arbitraries.command({ kind: "deletesOutside" }), 1000)
+      for (const commands of [harmless, dangerous]) {
+        assert.isTrue(commands.some((c) => c.startsWith("cd ")))
+        assert.isTrue(commands.some((c) => c.includes("sh -c '")))
+        assert.isTrue(commands.some((c) => / (&&|;|\|\||\|) /.test(c)))
+      }
+      assert.isTrue(harmless.some((c) => /^echo '.*rm /.test(c) || /git commit -m .*rm /.test(c)))
+      assert.isTrue(harmless.some((c) => /\brm -(rf|fr) /.test(c)))
+      assert.isTrue(dangerous.some((c) => /^cd (\.\.|\/tmp|~)/.test(c)))
+    }))
+
+  it.effect("weights: the built-in tools come as often as fast-check's weights made them", () =>
+    Effect.gen(function*() {
+      const calls = yield* sample(Arbitraries.toolCall(), 2000)
+      const share = (name: string) => calls.filter((call) => call.tool_name === name).length / calls.length
+      // Bash 8, Read 4, Write 3, Edit 3, MCP 2 and eleven more tools of weight 1 or 2, out of 42.
+      assert.isAbove(share("Bash"), 0.1)
+      assert.isAbove(share("Bash"), share("Read"))
+      assert.isAbove(share("Read"), share("TodoWrite"))
+      assert.isAbove(calls.filter((call) => call.tool_name.startsWith("mcp__")).length, 20)
+    }))
 })
 
 describe("Arbitraries around a tool input of your choice", () => {
@@ -193,6 +229,7 @@ describe("Arbitraries around a tool input of your choice", () => {
     ([write, bash]) => {
       for (const input of [write, bash]) {
         assert.isTrue(Schema.is(Protocol.PreToolUseHookInput)(input))
+        decodesFromJson(Protocol.PreToolUseHookInput as Schema.Codec<unknown, unknown>, input)
         assert.strictEqual(input.cwd, ToolInputs.defaultCwd)
       }
       assert.strictEqual(write.tool_name, "Write")
@@ -204,20 +241,23 @@ describe("Arbitraries around a tool input of your choice", () => {
   it.prop(
     "postToolUse and permissionRequest likewise; overrides apply",
     [
-      Arbitraries.postToolUse("Read", ToolInputs.Read, fc.constant({ type: "text" }), { cwd: "/srv/app" }),
+      Arbitraries.postToolUse("Read", ToolInputs.Read, Arbitrary.Constant({ type: "text" }), { cwd: "/srv/app" }),
       Arbitraries.permissionRequest("Edit", ToolInputs.Edit)
     ],
     ([post, request]) => {
       assert.isTrue(Schema.is(Protocol.PostToolUseHookInput)(post))
+      decodesFromJson(Protocol.PostToolUseHookInput as Schema.Codec<unknown, unknown>, post)
       assert.deepStrictEqual(post.tool_response, { type: "text" })
       assert.strictEqual(post.cwd, "/srv/app")
       assert.isTrue(Schema.is(Protocol.PermissionRequestHookInput)(request))
+      decodesFromJson(Protocol.PermissionRequestHookInput as Schema.Codec<unknown, unknown>, request)
       assert.strictEqual(request.tool_name, "Edit")
     }
   )
 
   it.prop("canUseTool gives can_use_tool requests", [Arbitraries.canUseTool("Bash", Arbitraries.bash())], ([req]) => {
     assert.isTrue(Schema.is(Protocol.CanUseToolRequest)(req))
+    decodesFromJson(Protocol.CanUseToolRequest as Schema.Codec<unknown, unknown>, req)
     assert.strictEqual(req.display_name, "Bash")
     survivesJson(req)
   })

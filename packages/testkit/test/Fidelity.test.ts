@@ -5,11 +5,11 @@
  */
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk"
 import * as CliLocator from "@claude-effect/sdk/CliLocator"
-import { NodeContext } from "@effect/platform-node"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import { ScriptedModel } from "../src/index.js"
 import { runPrompt } from "./utils/cli.js"
 
@@ -69,7 +69,7 @@ const bareCli: Driver = {
     })
 }
 
-layer(NodeContext.layer, { excludeTestServices: true })("Fidelity", (it) => {
+layer(NodeServices.layer, { excludeTestServices: true })("Fidelity", (it) => {
   for (const driver of [officialSdk, bareCli]) {
     it.effect(`${driver.name} completes a tool-use scenario`, () =>
       Effect.gen(function*() {

@@ -25,8 +25,8 @@
  */
 import { HookLayer, HookResult, type Protocol } from "@claude-effect/sdk"
 import { assert, describe, it } from "@effect/vitest"
+import * as Arbitrary from "effect/Arbitrary"
 import * as Effect from "effect/Effect"
-import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Path from "node:path"
@@ -188,11 +188,13 @@ const BashGuard = HookLayer.preToolUse({ matcher: "Bash", name: "bash-guard" }, 
 // -------------------------------------------------------------------------------------------------
 
 /** Working directories to run in: the default, others, and one with a space. */
-const cwds = fc.constantFrom(HookTest.defaultCwd, "/srv/app", "/tmp/claude-work", "/home/dev/my project")
+const cwds = Arbitrary.schema(
+  Schema.Literals([HookTest.defaultCwd, "/srv/app", "/tmp/claude-work", "/home/dev/my project"])
+)
 
 /** PreToolUse inputs for Bash commands of one kind, for a generated working directory. */
 const bashCalls = (kind: Arbitraries.CommandKind) =>
-  cwds.chain((cwd) => Arbitraries.preToolUse("Bash", Arbitraries.bash({ cwd, kind }), { cwd }))
+  Arbitrary.flatMap(cwds, (cwd) => Arbitraries.preToolUse("Bash", Arbitraries.bash({ cwd, kind }), { cwd }))
 
 const guarded = (input: Protocol.HookInput) => HookTest.run(input).pipe(Effect.provide(BashGuard))
 
@@ -210,7 +212,7 @@ describe("a guard hook that denies Bash commands deleting outside the working di
         )
         assert.include(outcome.reason, "deletes outside")
       }),
-    { fastCheck: { numRuns: 500 } }
+    { arbitrary: { runs: 500 } }
   )
 
   it.effect.prop(
@@ -225,12 +227,12 @@ describe("a guard hook that denies Bash commands deleting outside the working di
         )
         assert.deepStrictEqual(outcome.runs.map((run) => run.output), [{}])
       }),
-    { fastCheck: { numRuns: 500 } }
+    { arbitrary: { runs: 500 } }
   )
 
   it.effect.prop(
     "is never called for other tools (its matcher is \"Bash\")",
-    [Arbitraries.hookInput("PreToolUse").filter((input) => input.tool_name !== "Bash")],
+    [Arbitrary.filter(Arbitraries.hookInput("PreToolUse"), (input) => input.tool_name !== "Bash")],
     ([input]) => Effect.map(guarded(input), (outcome) => outcome.runs.length === 0)
   )
 

@@ -1,15 +1,15 @@
-import * as CliLocator from "@claude-effect/sdk/CliLocator"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as FileSystem from "@effect/platform/FileSystem"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it, layer } from "@effect/vitest"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as FileSystem from "effect/FileSystem"
+import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as ChildProcess from "node:child_process"
 import * as Net from "node:net"
 import * as Path from "node:path"
 import { ScriptFile } from "../src/index.js"
+import { claudeExecutable } from "./utils/cli.js"
 
 const bin = Path.join(import.meta.dirname, "..", "bin", "claude-effect-testkit.mjs")
 
@@ -28,7 +28,7 @@ interface Output {
 }
 
 const run = (command: string, args: ReadonlyArray<string>, env: Record<string, string | undefined> = process.env) =>
-  Effect.async<Output>((resume) => {
+  Effect.callback<Output>((resume) => {
     const child = ChildProcess.execFile(
       command,
       args,
@@ -58,7 +58,7 @@ const serve = (script: string) =>
         return exited
       }).pipe(
         Effect.timeout(Duration.seconds(5)),
-        Effect.orElse(() => Effect.sync(() => child.kill("SIGKILL")))
+        Effect.catch(() => Effect.sync(() => child.kill("SIGKILL")))
       )
   )
 
@@ -72,7 +72,7 @@ const parseExports = (text: string): Record<string, string> =>
   )
 
 const listening = (url: string) =>
-  Effect.async<boolean>((resume) => {
+  Effect.callback<boolean>((resume) => {
     const { hostname, port } = new URL(url)
     const socket = Net.connect({ host: hostname, port: Number(port) })
     socket.once("connect", () => {
@@ -91,7 +91,7 @@ describe("ScriptFile", () => {
       { type: "turn", content: [{ type: "text", text: "a" }, { type: "tool_use", name: "Read", input: {} }] },
       { type: "error", status: 529, retry_after_ms: 10 }
     ]
-    const fromArray = Either.getOrThrow(ScriptFile.decode(steps))
+    const fromArray = Result.getOrThrow(ScriptFile.decode(steps))
     assert.deepStrictEqual(fromArray.steps.map((step) => step._tag), [
       "Text",
       "Thinking",
@@ -99,14 +99,14 @@ describe("ScriptFile", () => {
       "Turn",
       "ErrorReply"
     ])
-    const fromObject = Either.getOrThrow(ScriptFile.decode({ steps, side_reply: "side", env: { A: "1" } }))
+    const fromObject = Result.getOrThrow(ScriptFile.decode({ steps, side_reply: "side", env: { A: "1" } }))
     assert.strictEqual(fromObject.steps.length, 5)
     assert.deepStrictEqual(fromObject.options, { sideReply: "side", env: { A: "1" } })
   })
 
   it("a bad step is an InvalidScript error naming the file, the step and the field", () => {
-    const error = Either.getOrThrowWith(
-      Either.flip(ScriptFile.decode({ steps: [{ type: "text", text: "ok" }, { type: "txt", text: "x" }] }, "s.json")),
+    const error = Result.getOrThrowWith(
+      Result.flip(ScriptFile.decode({ steps: [{ type: "text", text: "ok" }, { type: "txt", text: "x" }] }, "s.json")),
       () => new Error("decoded")
     )
     assert.strictEqual(error._tag, "ScriptFileError")
@@ -114,15 +114,22 @@ describe("ScriptFile", () => {
     assert.include(error.message, "s.json")
     assert.include(error.message, "steps[1].type")
     assert.include(error.message, "\"txt\"")
-    const wrongField = Either.getOrThrowWith(
-      Either.flip(ScriptFile.decode([{ type: "tool_use", name: "Bash", input: "ls" }])),
+    const wrongField = Result.getOrThrowWith(
+      Result.flip(ScriptFile.decode([{ type: "tool_use", name: "Bash", input: "ls" }])),
       () => new Error("decoded")
     )
     assert.include(wrongField.detail, "steps[0].input")
     assert.isBelow(wrongField.message.length, 400)
+    // A block of a turn with an unknown type: the field and the choices, not the whole block.
+    const wrongBlock = Result.getOrThrowWith(
+      Result.flip(ScriptFile.decode([{ type: "turn", content: [{ type: "txet", text: "a" }] }])),
+      () => new Error("decoded")
+    )
+    assert.include(wrongBlock.detail, "steps[0].content[0].type: Expected \"text\" | \"thinking\" | \"tool_use\"")
+    assert.include(wrongBlock.detail, "\"txet\"")
   })
 
-  it.scoped("a file that is missing or not JSON: NotFound, NotJson", () =>
+  it.effect("a file that is missing or not JSON: NotFound, NotJson", () =>
     Effect.gen(function*() {
       const missing = yield* ScriptFile.load("/nonexistent/script.json").pipe(Effect.flip)
       assert.strictEqual(missing.reason, "NotFound")
@@ -130,11 +137,11 @@ describe("ScriptFile", () => {
       const notJson = yield* ScriptFile.load(yield* writeScript("steps: []")).pipe(Effect.flip)
       assert.strictEqual(notJson.reason, "NotJson")
       assert.include(notJson.message, "is not JSON")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeServices.layer)))
 })
 
-layer(NodeContext.layer, { excludeTestServices: true })("claude-effect-testkit serve", (it) => {
-  it.scoped(
+layer(NodeServices.layer, { excludeTestServices: true })("claude-effect-testkit serve", (it) => {
+  it.effect(
     "serves a script file to a plain `claude -p`, prints its environment, and stops",
     () =>
       Effect.gen(function*() {
@@ -148,14 +155,13 @@ layer(NodeContext.layer, { excludeTestServices: true })("claude-effect-testkit s
             return env.DISABLE_AUTOUPDATER === undefined ? Effect.fail("not yet") : Effect.succeed(env)
           }).pipe(
             Effect.retry({ schedule: Schedule.spaced(Duration.millis(50)), times: 400 }),
-            Effect.orElse(() => Effect.die(new Error(`no environment printed; stderr: ${server.stderr()}`)))
+            Effect.catch(() => Effect.die(new Error(`no environment printed; stderr: ${server.stderr()}`)))
           )
           assert.match(exported.ANTHROPIC_BASE_URL!, /^http:\/\/127\.0\.0\.1:\d+$/)
           assert.isDefined(exported.ANTHROPIC_API_KEY)
           assert.isDefined(exported.CLAUDE_CONFIG_DIR)
 
-          const claude = yield* CliLocator.locate()
-          const answer = yield* run(claude, ["-p", "Say something"], { PATH: process.env.PATH, ...exported })
+          const answer = yield* run(claudeExecutable, ["-p", "Say something"], { PATH: process.env.PATH, ...exported })
           assert.strictEqual(answer.code, 0, answer.stderr)
           assert.strictEqual(answer.stdout.trim(), "The scripted answer, served from a file.")
           // The server logs each request on stderr.
@@ -170,7 +176,7 @@ layer(NodeContext.layer, { excludeTestServices: true })("claude-effect-testkit s
     { timeout: 90_000 }
   )
 
-  it.scoped("a bad script file: exit code 1 and the error on stderr", () =>
+  it.effect("a bad script file: exit code 1 and the error on stderr", () =>
     Effect.gen(function*() {
       const script = yield* writeScript(JSON.stringify([{ type: "text" }]))
       const result = yield* run(process.execPath, [bin, "serve", "--script", script])

@@ -1,16 +1,15 @@
-import { NodeContext } from "@effect/platform-node"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import * as Path from "@effect/platform/Path"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, layer } from "@effect/vitest"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as FileSystem from "effect/FileSystem"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as HttpClient from "effect/http/HttpClient"
+import * as HttpClientRequest from "effect/http/HttpClientRequest"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import * as Scope from "effect/Scope"
 import { ScriptedModel } from "../src/index.js"
 import { runPrompt, startCli, streamJsonArgs, userMessage } from "./utils/cli.js"
@@ -52,7 +51,7 @@ const post = (path: string, body: unknown) =>
     const response = yield* client.execute(
       HttpClientRequest.post(`${url}${path}`).pipe(
         HttpClientRequest.setHeader("x-api-key", "sk-secret-value"),
-        HttpClientRequest.bodyUnsafeJson(body)
+        HttpClientRequest.bodyJsonUnsafe(body)
       )
     )
     return { status: response.status, headers: response.headers, text: yield* response.text }
@@ -78,7 +77,7 @@ const assistantBlocks = (messages: ReadonlyArray<any>): Array<any> =>
 // The server itself (plain HTTP, no CLI)
 // -------------------------------------------------------------------------------------------------
 
-layer(Layer.merge(NodeContext.layer, FetchHttpClient.layer), { excludeTestServices: true })(
+layer(Layer.merge(NodeServices.layer, FetchHttpClient.layer), { excludeTestServices: true })(
   "ScriptedModel server",
   (it) => {
     it.effect("streams text, thinking and tool_use as Messages API SSE events", () =>
@@ -269,9 +268,9 @@ layer(Layer.merge(NodeContext.layer, FetchHttpClient.layer), { excludeTestServic
     it.effect("grows with push, and awaitRequests waits for requests to arrive", () =>
       Effect.gen(function*() {
         const model = yield* ScriptedModel.ScriptedModel
-        const waiter = yield* Effect.fork(model.awaitRequests(2, "turn"))
+        const waiter = yield* Effect.forkChild(model.awaitRequests(2, "turn"), { startImmediately: true })
         yield* post("/v1/messages", messagesBody({ stream: false }))
-        assert.isTrue(Option.isNone(yield* Fiber.poll(waiter)), "one request is not two")
+        assert.isUndefined(waiter.pollUnsafe(), "one request is not two")
         yield* model.push(ScriptedModel.text("pushed"))
         assert.strictEqual(yield* model.remaining, 1)
         const second = yield* post("/v1/messages", messagesBody({ stream: false }))
@@ -281,23 +280,32 @@ layer(Layer.merge(NodeContext.layer, FetchHttpClient.layer), { excludeTestServic
         assert.strictEqual((yield* model.lastTurnRequest).index, 1)
       }).pipe(Effect.scoped, Effect.provide(ScriptedModel.layerNode([ScriptedModel.text("initial")]))))
 
-    it.effect("stops when its scope closes, cutting a running slow stream short", () =>
+    it.effect("stops when its scope closes, cutting a running slow stream and a pending delay short", () =>
       Effect.gen(function*() {
         const scope = yield* Scope.make()
         const context = yield* Layer.buildWithScope(
           ScriptedModel.layerNode([
-            ScriptedModel.slow(ScriptedModel.text("x".repeat(100)), { delay: "1 second", chunkSize: 1 })
+            ScriptedModel.slow(ScriptedModel.text("x".repeat(100)), { delay: "1 second", chunkSize: 1 }),
+            ScriptedModel.delayed(ScriptedModel.text("too late"), "1 minute")
           ]),
           scope
         )
         const model = Context.get(context, ScriptedModel.ScriptedModel)
         const client = yield* HttpClient.HttpClient
-        const slowRequest = yield* client.execute(
-          HttpClientRequest.post(`${model.url}/v1/messages`).pipe(
-            HttpClientRequest.bodyUnsafeJson(messagesBody({ stream: true }))
+        const inFlight = (stream: boolean) =>
+          client.execute(
+            HttpClientRequest.post(`${model.url}/v1/messages`).pipe(
+              HttpClientRequest.bodyJsonUnsafe(messagesBody({ stream }))
+            )
+          ).pipe(
+            Effect.flatMap((response) => response.text),
+            Effect.result,
+            Effect.forkChild({ startImmediately: true })
           )
-        ).pipe(Effect.flatMap((response) => response.text), Effect.either, Effect.fork)
+        const slowRequest = yield* inFlight(true)
         yield* model.awaitRequests(1).pipe(Effect.timeout("2 seconds"))
+        const delayedRequest = yield* inFlight(false)
+        yield* model.awaitRequests(2).pipe(Effect.timeout("2 seconds"))
         const fs = yield* FileSystem.FileSystem
         assert.isTrue(yield* fs.exists(model.home))
 
@@ -305,9 +313,10 @@ layer(Layer.merge(NodeContext.layer, FetchHttpClient.layer), { excludeTestServic
         yield* Scope.close(scope, Exit.void).pipe(Effect.timeout("5 seconds"))
         assert.isBelow(Date.now() - start, 3000)
         yield* Fiber.join(slowRequest).pipe(Effect.timeout("5 seconds"))
+        yield* Fiber.join(delayedRequest).pipe(Effect.timeout("5 seconds"))
         assert.isFalse(yield* fs.exists(model.home))
-        const after = yield* client.get(`${model.url}/v1/messages`).pipe(Effect.either)
-        assert.isTrue(after._tag === "Left", "the port is closed")
+        const after = yield* client.get(`${model.url}/v1/messages`).pipe(Effect.result)
+        assert.isTrue(after._tag === "Failure", "the port is closed")
       }))
   }
 )
@@ -316,7 +325,7 @@ layer(Layer.merge(NodeContext.layer, FetchHttpClient.layer), { excludeTestServic
 // Driving the real CLI
 // -------------------------------------------------------------------------------------------------
 
-layer(NodeContext.layer, { excludeTestServices: true })("ScriptedModel with the real claude CLI", (it) => {
+layer(NodeServices.layer, { excludeTestServices: true })("ScriptedModel with the real claude CLI", (it) => {
   it.effect("text only", () =>
     Effect.gen(function*() {
       const cwd = yield* tempDir

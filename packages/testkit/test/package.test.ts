@@ -1,7 +1,8 @@
 /**
  * The published manifest: what an installed package lets users import. Every
  * module the index re-exports is reachable on its own path, nothing else is
- * (no `./internal/*`), and the bin is shipped.
+ * (no `./internal/*`), the bin is shipped, under the public name, and the
+ * SDK is a dependency at the workspace's version.
  */
 import * as PackageManifest from "@claude-effect/test-support/PackageManifest"
 import { assert, describe, it } from "@effect/vitest"
@@ -12,6 +13,11 @@ const pkg = PackageManifest.load(Path.join(import.meta.dirname, ".."))
 const { manifest, modules } = pkg
 
 describe("@claude-effect/testkit package", () => {
+  it("is published as @claude-effect/testkit, publicly, and depends on the SDK at the workspace's version", () => {
+    PackageManifest.assertPublishedAs(pkg, "@claude-effect/testkit")
+    assert.strictEqual(manifest.dependencies["@claude-effect/sdk"], "workspace:^")
+  })
+
   it("publishes exactly the index's modules, each with types and code from the build", () => {
     assert.deepStrictEqual(modules.slice().sort(), [
       "Arbitraries",
@@ -36,5 +42,6 @@ describe("@claude-effect/testkit package", () => {
   it("ships the bin, the build, the license and the sources its source maps point at", () => {
     assert.deepStrictEqual(manifest.bin, { "claude-effect-testkit": "./bin/claude-effect-testkit.mjs" })
     PackageManifest.assertShipsBuild(pkg, ["bin"])
+    assert.isTrue(pkg.has("bin", "claude-effect-testkit.mjs"))
   })
 })

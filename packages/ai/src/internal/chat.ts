@@ -1,5 +1,5 @@
 /**
- * An `@effect/ai` `Chat` on one Claude Code session: the session opens at
+ * An `effect/ai` `Chat` on one Claude Code session: the session opens at
  * the first turn (the system prompt, the toolkit and the response format are
  * the first turn's), each later turn sends the chat's new user messages to
  * the same CLI process, and the session closes with the chat's scope.
@@ -7,12 +7,12 @@
  * @internal
  */
 import { ClaudeCode, type Session } from "@claude-effect/sdk"
-import type * as AiError from "@effect/ai/AiError"
-import * as Chat from "@effect/ai/Chat"
-import * as LanguageModel from "@effect/ai/LanguageModel"
-import type * as Prompt from "@effect/ai/Prompt"
-import type * as Response from "@effect/ai/Response"
-import type * as AiTool from "@effect/ai/Tool"
+import type * as AiError from "effect/ai/AiError"
+import * as Chat from "effect/ai/Chat"
+import * as LanguageModel from "effect/ai/LanguageModel"
+import type * as Prompt from "effect/ai/Prompt"
+import type * as Response from "effect/ai/Response"
+import type * as AiTool from "effect/ai/Tool"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Scope from "effect/Scope"
@@ -45,7 +45,7 @@ const settleTimeout = Duration.seconds(5)
 export const make = (
   config: Config,
   initial: Prompt.RawInput | undefined
-): Effect.Effect<Chat.Service, never, ClaudeCode.ClaudeCode | Scope.Scope> =>
+): Effect.Effect<Chat.Chat, never, ClaudeCode.ClaudeCode | Scope.Scope> =>
   Effect.gen(function*() {
     const claude = yield* ClaudeCode.ClaudeCode
     const scope = yield* Effect.scope
@@ -70,7 +70,7 @@ export const make = (
         })
         // The session lives as long as the chat, not as long as this turn; its first turn's prompt is
         // encoded while the CLI starts (see ClaudeCode's startSession).
-        const session = yield* Scope.extend(claude.startSession(options, input.content), scope)
+        const session = yield* Scope.provide(claude.startSession(options, input.content), scope)
         opened = {
           session,
           bridge,
@@ -139,13 +139,13 @@ export const make = (
           producedLast = translator.producedContent()
         })
         return Internal.translateTurn(messages, translator, providerOptions.responseFormat).pipe(
-          method === "streamText" ? Stream.ensuring(record) : Stream.onDone(() => record),
+          method === "streamText" ? Stream.ensuring(record) : Stream.onEnd(record),
           // A turn cut short (interrupted, failed before its result) is stopped in the CLI, and what is left of
           // it is read, so that the next turn starts at its own messages. Interruptible: a finalizer runs
           // uninterruptibly, and the timeout could not otherwise stop a read whose CLI never answers.
           Stream.ensuring(Effect.suspend(() =>
             ended ? Effect.void : session.session.interrupt.pipe(
-              Effect.zipRight(Stream.runDrain(session.session.receiveTurn)),
+              Effect.andThen(Stream.runDrain(session.session.receiveTurn)),
               Effect.interruptible,
               Effect.timeout(settleTimeout),
               Effect.ignore
@@ -159,7 +159,7 @@ export const make = (
         turn(options, "generateText").pipe(
           Stream.mapError(Internal.toAiError("generateText")),
           Stream.runCollect,
-          Effect.map((parts) => Array.from(parts) as Array<Internal.GenerateParts>)
+          Effect.map((parts) => parts as Array<Internal.GenerateParts>)
         ),
       streamText: (options) =>
         turn(options, "streamText").pipe(
@@ -171,13 +171,13 @@ export const make = (
     // Chat calls `LanguageModel` from its context: this session's model comes first.
     const withModel = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.provideService(effect, LanguageModel.LanguageModel, model)
-    const service: Chat.Service = {
-      history: chat.history,
-      export: chat.export,
-      exportJson: chat.exportJson,
-      generateText: (options) => withModel(chat.generateText(options)),
-      generateObject: (options) => withModel(chat.generateObject(options)),
-      streamText: (options) => Stream.provideService(chat.streamText(options), LanguageModel.LanguageModel, model)
-    }
-    return service
+    return Chat.Chat.of({
+      ...chat,
+      generateText: ((options: Parameters<Chat.Chat["generateText"]>[0]) =>
+        withModel(chat.generateText(options))) as Chat.Chat["generateText"],
+      generateObject: ((options: Parameters<Chat.Chat["generateObject"]>[0]) =>
+        withModel(chat.generateObject(options))) as Chat.Chat["generateObject"],
+      streamText: ((options: Parameters<Chat.Chat["streamText"]>[0]) =>
+        Stream.provideService(chat.streamText(options), LanguageModel.LanguageModel, model)) as Chat.Chat["streamText"]
+    })
   })

@@ -1,6 +1,6 @@
 /**
  * The provider behind `ClaudeCodeLanguageModel` and `ClaudeCodeChat`: a call
- * of `@effect/ai`'s `LanguageModel` as one turn of a Claude Code session.
+ * of `effect/ai`'s `LanguageModel` as one turn of a Claude Code session.
  *
  * @internal
  */
@@ -13,26 +13,25 @@ import {
   type Session,
   StructuredOutput
 } from "@claude-effect/sdk"
-import * as AiError from "@effect/ai/AiError"
-import type * as LanguageModel from "@effect/ai/LanguageModel"
-import type * as Response from "@effect/ai/Response"
-import type * as AiTool from "@effect/ai/Tool"
+import type * as LanguageModel from "effect/ai/LanguageModel"
+import type * as Response from "effect/ai/Response"
+import type * as AiTool from "effect/ai/Tool"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { Mutable } from "effect/Types"
 import type { Config } from "../ClaudeCodeLanguageModel.js"
-import { UnsupportedInputError } from "./aiError.js"
+import { type CallError, UnsupportedInputError } from "./aiError.js"
 import type * as InternalPrompt from "./prompt.js"
 import * as Tools from "./tools.js"
 import * as Translate from "./translate.js"
 
 /** The per-call override of the config (`withConfigOverride`). @internal */
-export class ConfigOverride extends Context.Tag("@claude-effect/ai/ClaudeCodeLanguageModel/Config")<
-  ConfigOverride,
-  Config
->() {}
+export class ConfigOverride extends Context.Service<ConfigOverride, Config>()(
+  "@claude-effect/ai/ClaudeCodeLanguageModel/Config"
+) {}
 
 /** The default name of the MCP server that serves the app's tools. @internal */
 export const defaultToolServerName = "app"
@@ -40,29 +39,7 @@ export const defaultToolServerName = "app"
 /** @internal */
 export type Method = "generateText" | "streamText"
 
-/** Every error a call can meet before it becomes an `AiError`. @internal */
-export type CallError = ClaudeError.ClaudeError | UnsupportedInputError
-
-/**
- * Our typed error as the `cause` of an `AiError`: bad input is
- * `MalformedInput`, an answer that does not fit is `MalformedOutput`,
- * anything else (the CLI failed, the turn ended in error) `UnknownError`.
- *
- * @internal
- */
-export const toAiError = (method: string) => (error: CallError): AiError.AiError => {
-  const fields = { module: "ClaudeCodeLanguageModel", method, description: error.message, cause: error }
-  switch (error._tag) {
-    case "UnsupportedInputError":
-    case "OptionsError":
-      return new AiError.MalformedInput(fields)
-    case "StructuredOutputError":
-    case "ProtocolError":
-      return new AiError.MalformedOutput(fields)
-    default:
-      return new AiError.UnknownError(fields)
-  }
-}
+export { type CallError, toAiError } from "./aiError.js"
 
 /** The config of a call: the layer's, under the override in context. @internal */
 export const currentConfig = (config: Config): Effect.Effect<Config> =>
@@ -121,12 +98,14 @@ export const checkToolChoice = (
   toolChoice: LanguageModel.ToolChoice<string>
 ): Effect.Effect<void, UnsupportedInputError> => {
   const refuse = (what: string) =>
-    new UnsupportedInputError({
-      reason: "ToolChoice",
-      path: "toolChoice",
-      detail: `${what}: Claude Code's agent chooses its tools and cannot be made to call one; use "auto", or ` +
-        `{ oneOf: [...] } to offer some tools only`
-    })
+    Effect.fail(
+      new UnsupportedInputError({
+        reason: "ToolChoice",
+        path: "toolChoice",
+        detail: `${what}: Claude Code's agent chooses its tools and cannot be made to call one; use "auto", or ` +
+          `{ oneOf: [...] } to offer some tools only`
+      })
+    )
   if (toolChoice === "required") return refuse(`"required"`)
   if (typeof toolChoice === "object" && "tool" in toolChoice) return refuse(`{ tool: "${toolChoice.tool}" }`)
   if (typeof toolChoice === "object" && toolChoice.mode === "required") return refuse(`{ mode: "required" }`)
@@ -268,7 +247,7 @@ export const translateTurn = (
       if (!Protocol.isResultMessage(message)) return Effect.succeed(translator.push(message))
       sawResult = true
       if (responseFormat.type === "json") {
-        return StructuredOutput.decode(responseFormat.schema as StructuredSchema, message).pipe(
+        return StructuredOutput.decode(structuredSchema(responseFormat.schema), message).pipe(
           Effect.as<ReadonlyArray<Part>>([
             { type: "text", text: JSON.stringify((message as Protocol.ResultSuccess).structured_output) },
             ...translator.finish(message)
@@ -278,22 +257,16 @@ export const translateTurn = (
       const failure = ClaudeError.resultFailure(message)
       return failure !== undefined ? Effect.fail(failure) : Effect.succeed(translator.finish(message))
     }),
-    Stream.flattenIterables,
-    Stream.concat(Stream.suspend(() =>
-      sawResult
-        ? Stream.empty
-        : Stream.fail(
-          ClaudeError.noResult()
-        )
-    ))
+    Stream.flattenIterable,
+    Stream.concat(Stream.suspend(() => sawResult ? Stream.empty : Stream.fail(ClaudeError.noResult())))
   )
 }
 
 /**
  * The Schema of a JSON request. `LanguageModel.generateObject` requires its
- * context of the caller, in whose fiber this runs.
+ * decoding services of the caller, in whose fiber this runs.
  */
-type StructuredSchema = Parameters<typeof StructuredOutput.decode<unknown, unknown, never>>[0]
+const structuredSchema = (schema: Schema.Top) => schema as Schema.Top as Schema.Codec<unknown, unknown, never, never>
 
 /**
  * A one-shot call: a fresh session (one CLI process) for the turn, gone when
@@ -310,7 +283,7 @@ export const oneShot = (
     prompt: LanguageModel.ProviderOptions["prompt"]
   ) => Effect.Effect<InternalPrompt.TurnInput, UnsupportedInputError>
 ): Stream.Stream<Part, CallError> =>
-  Stream.unwrapScoped(Effect.gen(function*() {
+  Stream.unwrap(Effect.gen(function*() {
     const config = yield* currentConfig(layerConfig)
     const serverName = config.toolServerName ?? defaultToolServerName
     const tools = yield* requestTools(providerOptions)

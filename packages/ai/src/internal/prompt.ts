@@ -1,5 +1,5 @@
 /**
- * An `@effect/ai` `Prompt` as the CLI takes it: a system prompt when the
+ * An `effect/ai` `Prompt` as the CLI takes it: a system prompt when the
  * session starts, and user turns made of content blocks (text, images,
  * documents). The CLI accepts no assistant message on its input, so earlier
  * turns of a one-shot prompt are given as a transcript at the head of the
@@ -8,9 +8,9 @@
  * @internal
  */
 import type { Protocol } from "@claude-effect/sdk"
-import type * as Prompt from "@effect/ai/Prompt"
+import type * as Prompt from "effect/ai/Prompt"
 import * as Effect from "effect/Effect"
-import * as Encoding from "effect/Encoding"
+import * as Base64 from "effect/encoding/Base64"
 import { UnsupportedInputError } from "./aiError.js"
 
 /** What one call sends: the system prompt (when the session starts) and the user turn. @internal */
@@ -24,7 +24,7 @@ const path = (index: number, part?: number): string =>
 
 const imageTypes: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
 
-const base64 = (data: string | Uint8Array): string => typeof data === "string" ? data : Encoding.encodeBase64(data)
+const base64 = (data: string | Uint8Array): string => typeof data === "string" ? data : Base64.encode(data)
 
 const utf8 = (data: string | Uint8Array): string => typeof data === "string" ? data : new TextDecoder().decode(data)
 
@@ -39,12 +39,14 @@ const fileBlock = (
   const mediaType = part.mediaType === "image/*" ? "image/jpeg" : part.mediaType
   const url = part.data instanceof URL ? part.data : undefined
   if (url !== undefined && url.protocol !== "https:" && url.protocol !== "http:") {
-    return new UnsupportedInputError({
-      reason: "FileType",
-      path: at,
-      detail: `the file ${part.fileName ?? url.href} is a ${url.protocol} URL; the Messages API fetches http(s) ` +
-        `URLs only: pass the bytes instead`
-    })
+    return Effect.fail(
+      new UnsupportedInputError({
+        reason: "FileType",
+        path: at,
+        detail: `the file ${part.fileName ?? url.href} is a ${url.protocol} URL; the Messages API fetches http(s) ` +
+          `URLs only: pass the bytes instead`
+      })
+    )
   }
   const inline = url === undefined ? (part.data as string | Uint8Array) : undefined
   const title = part.fileName !== undefined ? { title: part.fileName } : {}
@@ -72,15 +74,17 @@ const fileBlock = (
       ...title
     })
   }
-  return new UnsupportedInputError({
-    reason: "FileType",
-    path: at,
-    detail:
-      `the file ${part.fileName ?? ""}${part.fileName !== undefined ? " " : ""}is ${mediaType}${
-        url !== undefined ? " by URL" : ""
-      }; Claude Code takes images (JPEG, PNG, GIF, WebP), PDFs and inline plain text: convert it, or pass its ` +
-      `text as a text part`
-  })
+  return Effect.fail(
+    new UnsupportedInputError({
+      reason: "FileType",
+      path: at,
+      detail:
+        `the file ${part.fileName ?? ""}${part.fileName !== undefined ? " " : ""}is ${mediaType}${
+          url !== undefined ? " by URL" : ""
+        }; Claude Code takes images (JPEG, PNG, GIF, WebP), PDFs and inline plain text: convert it, or pass its ` +
+        `text as a text part`
+    })
+  )
 }
 
 const json = (value: unknown): string => {
@@ -123,6 +127,16 @@ const historyBlocks = (
           text += `<tool_result id="${attribute(part.id)}" name="${attribute(part.name)}"${
             part.isFailure ? ` is_error="true"` : ""
           }>${json(part.result)}</tool_result>\n`
+          break
+        case "tool-approval-request":
+          text += `<tool_approval_request id="${attribute(part.approvalId)}" tool_call_id="${
+            attribute(part.toolCallId)
+          }"/>\n`
+          break
+        case "tool-approval-response":
+          text += `<tool_approval_response id="${attribute(part.approvalId)}" approved="${part.approved}"${
+            part.reason !== undefined ? ` reason="${attribute(part.reason)}"` : ""
+          }/>\n`
           break
         case "file":
           text += `<file${part.fileName !== undefined ? ` name="${attribute(part.fileName)}"` : ""} type="${

@@ -7,14 +7,15 @@
  * @internal
  */
 import { McpServer, McpTool } from "@claude-effect/sdk"
-import * as AiTool from "@effect/ai/Tool"
-import * as Toolkit from "@effect/ai/Toolkit"
+import * as AiTool from "effect/ai/Tool"
+import * as Toolkit from "effect/ai/Toolkit"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { UnsupportedInputError } from "./aiError.js"
 
 /** The names the Messages API accepts for a tool (and the CLI for an MCP server). */
@@ -26,11 +27,8 @@ export interface Outcome {
   readonly encodedResult: unknown
 }
 
-/** Runs a tool's handler: `Toolkit.WithHandler`'s `handle`, for tools known by name only. */
-type Handle = (
-  name: string,
-  params: unknown
-) => Effect.Effect<{ readonly isFailure: boolean; readonly encodedResult: unknown }, unknown>
+/** Runs a tool's handler (`Toolkit.WithHandler`'s `handle`) to its final result. */
+type Handle = (name: string, params: Schema.Json, toolCallId: string | undefined) => Effect.Effect<Outcome, unknown>
 
 /** The toolkit of the running turn, and where its outcomes go. */
 interface Turn {
@@ -52,7 +50,7 @@ export interface Bridge {
 }
 
 /** The prefix of the ids of the `ClaudeCodeTool`s. @internal */
-export const idPrefix = "claude-code."
+export const idPrefix = "claude-code." as const
 
 /** Whether a tool is a `ClaudeCodeTool` (one of the CLI's built-in tools). @internal */
 export const isClaudeCodeTool = (tool: AiTool.Any): tool is AiTool.AnyProviderDefined =>
@@ -65,18 +63,20 @@ export const isClaudeCodeTool = (tool: AiTool.Any): tool is AiTool.AnyProviderDe
  * @internal
  */
 export const checkProviderTools = (tools: ReadonlyArray<AiTool.Any>): Effect.Effect<void, UnsupportedInputError> => {
-  const foreign = tools.find((tool) => AiTool.isProviderDefined(tool) && !isClaudeCodeTool(tool))
-  return foreign === undefined ? Effect.void : new UnsupportedInputError({
-    reason: "ForeignTool",
-    path: `toolkit.${foreign.name}`,
-    detail: `${foreign.name} (${foreign.id}) is a tool another provider runs; Claude Code cannot: use its own ` +
-      `built-in tools (ClaudeCodeTool) or a tool of your own with a handler`
-  })
+  const foreign = tools.filter(AiTool.isProviderDefined).find((tool) => !tool.id.startsWith(idPrefix))
+  return foreign === undefined ? Effect.void : Effect.fail(
+    new UnsupportedInputError({
+      reason: "ForeignTool",
+      path: `toolkit.${foreign.name}`,
+      detail: `${foreign.name} (${foreign.id}) is a tool another provider runs; Claude Code cannot: use its own ` +
+        `built-in tools (ClaudeCodeTool) or a tool of your own with a handler`
+    })
+  )
 }
 
 /** The tools the MCP server serves: the user-defined ones (provider-defined tools are the CLI's own). @internal */
 export const served = (tools: ReadonlyArray<AiTool.Any>): ReadonlyArray<AiTool.Any> =>
-  tools.filter(AiTool.isUserDefined)
+  tools.filter((tool) => AiTool.isUserDefined(tool))
 
 /** The name the CLI (and the model) knows a served tool by. @internal */
 export const cliName = (serverName: string, tool: AiTool.Any): string => `mcp__${serverName}__${tool.name}`
@@ -104,12 +104,12 @@ const annotationsOf = (tool: AiTool.Any): McpTool.Annotations => ({
 })
 
 /**
- * A tool's parameters Schema is a Struct (or a tagged request Class): its
- * encoded side is a record. Its requirements, if any, are the caller's, in
- * whose context the MCP server is made (`LanguageModel` asks for them).
+ * A tool's parameters Schema is a Struct (or `Tool.EmptyParams`): its encoded
+ * side is a record. Its requirements, if any, are the caller's, in whose
+ * context the MCP server is made.
  */
-const recordSchema = (schema: AiTool.AnyParametersSchema) =>
-  schema as unknown as Schema.Schema<unknown, { readonly [key: string]: unknown }>
+const recordSchema = (schema: Schema.Constraint) =>
+  schema as Schema.Constraint as Schema.Codec<unknown, { readonly [key: string]: unknown }>
 
 /** What the model reads of an outcome. */
 const answer = (outcome: Outcome): McpTool.Result => {
@@ -128,7 +128,7 @@ const answer = (outcome: Outcome): McpTool.Result => {
 export const make = (options: {
   readonly serverName: string
   readonly tools: ReadonlyArray<AiTool.Any>
-  readonly timeout: Duration.DurationInput | undefined
+  readonly timeout: Duration.Input | undefined
 }): Effect.Effect<Bridge, UnsupportedInputError> =>
   Effect.gen(function*() {
     let turn: Turn | undefined
@@ -152,10 +152,13 @@ export const make = (options: {
     }
     const mcpTools = tools.map((tool) => {
       const parameters = recordSchema(tool.parametersSchema)
-      const encodeParameters = Schema.encode(parameters)
-      const encodeFailure = Schema.encodeUnknown(tool.failureSchema as Schema.Schema<unknown, unknown>)
+      // toolkit.handle decodes the parameters itself, from their JSON form: it gets them as the model wrote them.
+      const encodeParameters = Schema.encodeUnknownEffect(Schema.toCodecJson(parameters))
+      const encodeFailure = Schema.encodeUnknownEffect(
+        Schema.toCodecJson(tool.failureSchema as Schema.Constraint as Schema.Codec<unknown, unknown>)
+      )
       return McpTool.make(tool.name, {
-        description: tool.description ?? AiTool.getDescriptionFromSchemaAst(tool.parametersSchema.ast) ?? tool.name,
+        description: AiTool.getDescription(tool) ?? tool.name,
         parameters,
         annotations: annotationsOf(tool),
         ...(options.timeout !== undefined ? { timeout: options.timeout } : {})
@@ -163,17 +166,17 @@ export const make = (options: {
         Effect.gen(function*() {
           const current = turn
           if (current === undefined) return McpTool.error(`${tool.name} cannot run now: no turn is running`)
-          // toolkit.handle decodes the parameters itself: it gets them as the model wrote them.
-          const handled = yield* Effect.either(current.handle(tool.name, yield* encodeParameters(args)))
+          const params = (yield* encodeParameters(args)) as Schema.Json
+          const handled = yield* Effect.result(current.handle(tool.name, params, context.toolUseId))
           let outcome: Outcome
-          if (Either.isRight(handled)) {
-            outcome = { isFailure: handled.right.isFailure, encodedResult: handled.right.encodedResult }
+          if (Result.isSuccess(handled)) {
+            outcome = handled.success
           } else {
             // A failure of the tool's failure schema (failureMode "error") goes to the model as an error
             // result, like one returned; anything else (an AiError) fails the call with its message.
-            const encoded = yield* Effect.either(encodeFailure(handled.left))
-            if (Either.isLeft(encoded)) return yield* Effect.fail(handled.left)
-            outcome = { isFailure: true, encodedResult: encoded.right }
+            const encoded = yield* Effect.result(encodeFailure(handled.failure))
+            if (Result.isFailure(encoded)) return yield* Effect.fail(handled.failure)
+            outcome = { isFailure: true, encodedResult: encoded.success }
           }
           if (context.toolUseId !== undefined) current.outcomes.set(context.toolUseId, outcome)
           return answer(outcome)
@@ -189,7 +192,7 @@ export const make = (options: {
           const context = yield* Effect.context<never>()
           const userTools = served(turnTools)
           for (const tool of userTools) {
-            if (!context.unsafeMap.has(tool.id)) {
+            if (!context.mapUnsafe.has(tool.id)) {
               return yield* new UnsupportedInputError({
                 reason: "HandlerMissing",
                 path: `toolkit.${tool.name}`,
@@ -199,11 +202,26 @@ export const make = (options: {
             }
           }
           // Every handler was found in the context above.
-          const handlers = context as Context.Context<AiTool.Handler<string>>
-          const toolkit = yield* Effect.provide(Toolkit.make(...userTools), handlers)
+          const toolkit = yield* Effect.provideContext(
+            Toolkit.make(...userTools),
+            context as Context.Context<AiTool.Handler<string>>
+          )
           const outcomes = new Map<string, Outcome>()
-          // The MCP tool decoded the arguments with the tool's own Schema; `handle` decodes them again.
-          const handle: Handle = (name, params) => toolkit.handle(name, params as never)
+          // The handler runs in the context of the call that began the turn (its own services on top).
+          const handle: Handle = (name, params, toolCallId) =>
+            Effect.flatMap(Effect.context<never>(), (input) =>
+              toolkit.handle(name, params, toolCallId).pipe(
+                Effect.flatMap((results) =>
+                  Stream.runFold(
+                    results,
+                    (): Outcome | undefined => undefined,
+                    (last, result) => result.preliminary ? last : result
+                  )
+                ),
+                Effect.map((last) => last ?? { isFailure: true, encodedResult: `${name} gave no result` }),
+                Effect.map((result) => ({ isFailure: result.isFailure, encodedResult: result.encodedResult })),
+                Effect.provideContext(Context.merge(context, input))
+              ) as Effect.Effect<Outcome, unknown>)
           turn = { handle, outcomes }
           return outcomes
         })

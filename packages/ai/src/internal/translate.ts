@@ -1,5 +1,5 @@
 /**
- * The CLI's messages as `@effect/ai` response parts (encoded): text and
+ * The CLI's messages as `effect/ai` response parts (encoded): text and
  * reasoning, the agent's tool calls and their results, response metadata
  * and the finish part with usage, cost and session id.
  *
@@ -16,10 +16,10 @@
  * @internal
  */
 import { Protocol } from "@claude-effect/sdk"
-import type * as Response from "@effect/ai/Response"
-import * as AiTool from "@effect/ai/Tool"
-import * as Either from "effect/Either"
+import type * as Response from "effect/ai/Response"
+import * as AiTool from "effect/ai/Tool"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type { Mutable } from "effect/Types"
 import type { Outcome } from "./tools.js"
@@ -63,6 +63,9 @@ export type ProviderMetadata = typeof ProviderMetadata.Type
 
 const decodeProviderMetadata = Schema.decodeUnknownOption(ProviderMetadata)
 
+/** Provider metadata is JSON: fields left undefined are dropped, as JSON drops them. */
+const jsonOf = (value: { readonly [key: string]: unknown }): Schema.Json => JSON.parse(JSON.stringify(value))
+
 /** The provider metadata of a response's finish part, when it is one of ours. @internal */
 export const getProviderMetadata = (
   response: ReadonlyArray<Response.AnyPart> | { readonly content: ReadonlyArray<Response.AnyPart> }
@@ -101,7 +104,7 @@ const StreamEventFields = Schema.Struct({
     thinking: Schema.optional(Schema.String)
   }))
 })
-const decodeStreamEvent = Schema.decodeUnknownEither(StreamEventFields)
+const decodeStreamEvent = Schema.decodeUnknownResult(StreamEventFields)
 
 const ResultFields = Schema.Struct({
   session_id: Schema.optional(Schema.String),
@@ -117,13 +120,26 @@ const ResultFields = Schema.Struct({
     input_tokens: Schema.optional(Schema.Number),
     output_tokens: Schema.optional(Schema.Number),
     cache_read_input_tokens: Schema.optional(Schema.NullOr(Schema.Number)),
+    cache_creation_input_tokens: Schema.optional(Schema.NullOr(Schema.Number)),
     output_tokens_details: Schema.optional(Schema.Struct({ thinking_tokens: Schema.optional(Schema.Number) }))
   }))
 })
-const decodeResult = Schema.decodeUnknownEither(ResultFields)
+const decodeResult = Schema.decodeUnknownResult(ResultFields)
 
-const decodes = (schema: Schema.Schema.All, value: unknown): boolean =>
-  Either.isRight(Schema.decodeUnknownEither(schema as Schema.Schema<unknown, unknown>)(value))
+const decodes = (schema: Schema.Top, value: unknown): boolean =>
+  Result.isSuccess(Schema.decodeUnknownResult(schema as Schema.Top as Schema.Codec<unknown, unknown>)(value))
+
+/**
+ * The Schema `LanguageModel` decodes a tool's result with (Response's tool
+ * parts): the provider's payload for the CLI's tools, the JSON encoding of
+ * the handler's result for the app's.
+ */
+const resultSchema = (tool: AiTool.Any): Schema.Top => {
+  const failure = AiTool.failureResultSchema(tool)
+  return AiTool.isProviderDefined(tool)
+    ? Schema.Union([tool.successSchema, failure])
+    : Schema.Union([Schema.toCodecJson(tool.successSchema), Schema.toCodecJson(failure)])
+}
 
 const textOf = (content: unknown): string => {
   if (typeof content === "string") return content
@@ -194,7 +210,7 @@ export const make = (options: TranslatorOptions): Translator => {
 
   const textParts = (id: string, kind: "text" | "reasoning", text: string, signature?: string): Array<Part> => {
     produced = true
-    const metadata = signature !== undefined ? { metadata: { [metadataKey]: { signature } } } : {}
+    const metadata = signature !== undefined ? { metadata: { [metadataKey]: jsonOf({ signature }) } } : {}
     if (!streaming) return [kind === "text" ? { type: "text", text } : { type: "reasoning", text, ...metadata }]
     return kind === "text"
       ? [{ type: "text-start", id }, { type: "text-delta", id, delta: text }, { type: "text-end", id }]
@@ -208,8 +224,8 @@ export const make = (options: TranslatorOptions): Translator => {
   const streamEvent = (message: Protocol.StreamEvent): Array<Part> => {
     if (!streaming || !options.partial || message.parent_tool_use_id !== null || options.json) return []
     const decoded = decodeStreamEvent(message.event)
-    if (Either.isLeft(decoded)) return []
-    const event = decoded.right
+    if (Result.isFailure(decoded)) return []
+    const event = decoded.success
     const key = `${message.api_message_id ?? "message"}:${event.index ?? 0}`
     switch (event.type) {
       case "content_block_start": {
@@ -225,6 +241,8 @@ export const make = (options: TranslatorOptions): Translator => {
       case "content_block_delta": {
         const kind = open.get(key)
         if (kind === "text" && event.delta?.type === "text_delta" && event.delta.text !== undefined) {
+          // An unended text block is kept by the chat's history (`Prompt.fromResponseParts`).
+          if (event.delta.text.length > 0) produced = true
           return [{ type: "text-delta", id: key, delta: event.delta.text }]
         }
         if (kind === "reasoning" && event.delta?.type === "thinking_delta" && event.delta.thinking !== undefined) {
@@ -263,8 +281,8 @@ export const make = (options: TranslatorOptions): Translator => {
       id: block.id,
       name: tool.name,
       params: block.input,
-      providerName: block.name,
-      providerExecuted: true
+      providerExecuted: true,
+      metadata: { [metadataKey]: jsonOf({ toolName: block.name }) }
     }]
   }
 
@@ -290,7 +308,7 @@ export const make = (options: TranslatorOptions): Translator => {
       : AiTool.isProviderDefined(tool)
       ? (structured ?? text)
       : parseJson(text)
-    if (!decodes(Schema.Union(tool.successSchema, tool.failureSchema), result)) return []
+    if (!decodes(resultSchema(tool), result)) return []
     produced = true
     return [{
       type: "tool-result",
@@ -298,8 +316,8 @@ export const make = (options: TranslatorOptions): Translator => {
       name: tool.name,
       result,
       isFailure,
-      providerName: record.name,
-      providerExecuted: true
+      providerExecuted: true,
+      metadata: { [metadataKey]: jsonOf({ toolName: record.name }) }
     }]
   }
 
@@ -353,13 +371,13 @@ export const make = (options: TranslatorOptions): Translator => {
           modelId: message.model,
           timestamp: new Date().toISOString(),
           metadata: {
-            [metadataKey]: {
+            [metadataKey]: jsonOf({
               sessionId: message.session_id,
               pid: options.pid,
               cwd: message.cwd,
               permissionMode: message.permissionMode,
               claudeCodeVersion: message.claude_code_version
-            }
+            })
           }
         }]
       }
@@ -373,27 +391,27 @@ export const make = (options: TranslatorOptions): Translator => {
       for (const [id, kind] of open) closing.push({ type: kind === "text" ? "text-end" : "reasoning-end", id })
       if (open.size > 0) produced = true
       open.clear()
-      const fields = Either.getOrElse(decodeResult(result), (): typeof ResultFields.Type => ({}))
+      const fields = Result.getOrElse(decodeResult(result), (): typeof ResultFields.Type => ({}))
       const usage = fields.usage
-      const input = usage?.input_tokens
+      const uncached = usage?.input_tokens
+      const cacheRead = usage?.cache_read_input_tokens ?? undefined
+      const cacheWrite = usage?.cache_creation_input_tokens ?? undefined
       const output = usage?.output_tokens
       const structured = options.json && Protocol.isResultSuccess(result) && result.structured_output !== undefined
       return [...closing, {
         type: "finish",
         reason: structured ? "stop" : finishReason(fields.stop_reason),
         usage: {
-          inputTokens: input,
-          outputTokens: output,
-          totalTokens: input !== undefined && output !== undefined ? input + output : undefined,
-          ...(usage?.output_tokens_details?.thinking_tokens !== undefined
-            ? { reasoningTokens: usage.output_tokens_details.thinking_tokens }
-            : {}),
-          ...(typeof usage?.cache_read_input_tokens === "number"
-            ? { cachedInputTokens: usage.cache_read_input_tokens }
-            : {})
+          inputTokens: {
+            uncached,
+            total: uncached !== undefined ? uncached + (cacheRead ?? 0) + (cacheWrite ?? 0) : undefined,
+            cacheRead,
+            cacheWrite
+          },
+          outputTokens: { total: output, reasoning: usage?.output_tokens_details?.thinking_tokens }
         },
         metadata: {
-          [metadataKey]: {
+          [metadataKey]: jsonOf({
             sessionId: fields.session_id,
             pid: options.pid,
             costUsd: fields.total_cost_usd,
@@ -406,7 +424,7 @@ export const make = (options: TranslatorOptions): Translator => {
             modelUsage: fields.modelUsage,
             toolCalls: calls.map((call) => ({ ...call })),
             ...(options.json ? { text: prose } : {})
-          }
+          })
         }
       }]
     },

@@ -3,10 +3,10 @@
  * ScriptedModel, in a fresh working directory, `ClaudeCode` pointed at both)
  * with `ClaudeCodeLanguageModel` over it.
  */
-import { ClaudeCodeLanguageModel } from "@claude-effect/ai"
 import * as Harness from "@claude-effect/test-support/Harness"
 import type { ScriptedModel } from "@claude-effect/testkit"
 import * as Layer from "effect/Layer"
+import { ClaudeCodeLanguageModel } from "../../src/index.js"
 
 export { bash, isAlive, Workspace } from "@claude-effect/test-support/Harness"
 

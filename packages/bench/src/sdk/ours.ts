@@ -18,7 +18,6 @@ import {
   Protocol,
   SessionPool
 } from "@claude-effect/sdk"
-import * as NodeCommandExecutor from "@effect/platform-node/NodeCommandExecutor"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as Deferred from "effect/Deferred"
@@ -26,7 +25,6 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
-import * as Mailbox from "effect/Mailbox"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
@@ -39,13 +37,11 @@ import { awaitCliPid, isResult, isTextDelta, LargeChecks, Marks, now, PARK_MILLI
 import { probe } from "./oursProbe.js"
 import { fakeCliPipes, loadReplay, pingPongPipes, replayChunks } from "./replayFeed.js"
 
-// The platform services ClaudeCode.layer asks for, each from its Node layer, provided one after the other as
-// docs/getting-started.md recommends where start-up counts: NodeContext.layer adds a terminal and a worker
-// manager, which the SDK never uses, and Layer.merge builds its parts concurrently, in fibers of their own;
-// in a fresh process each costs more CPU than the layers themselves (~13 and ~8 ms).
+// The platform services ClaudeCode.layer asks for (on effect 4: a file system and paths; the CLI is spawned by
+// the CliSpawner), each from its Node layer, provided one after the other: NodeServices.layer adds services the
+// SDK never uses.
 const platform = <A, E, R>(layer: Layer.Layer<A, E, R>) =>
   layer.pipe(
-    Layer.provide(NodeCommandExecutor.layer),
     Layer.provide(NodeFileSystem.layer),
     Layer.provide(NodePath.layer)
   )
@@ -143,7 +139,7 @@ const replay = (job: Job) =>
           // stores in a property, which V8 allocates in old space: the chunk then outlives young-generation
           // collections, until the next full one (RESULTS.md, row 4's method).
           job.params.syncChunks === 1
-            ? Stream.runForEachChunk((chunk) => {
+            ? Stream.runForEachArray((chunk) => {
               delivered += chunk.length
               return Effect.void
             })
@@ -176,7 +172,7 @@ const pingpong = (job: Job) =>
  * Where a replayed line's time goes in our SDK, stage by stage, each stage
  * measured alone over the same lines: `Protocol.decodeStdoutLine` in a plain
  * loop; the CLI process's stdout framing (`CliProcess.lines` over the fake
- * process); framing + the router (`ControlRouter`, its message mailbox drained
+ * process); framing + the router (`ControlRouter`, its message queue drained
  * a chunk at a time). The replay row itself adds the session's message stream.
  */
 const replayStages = (job: Job) =>
@@ -194,15 +190,9 @@ const replayStages = (job: Job) =>
     for (const line of texts) Protocol.decodeStdoutLine(line)
     const decode = rate(now() - t0)
 
-    // (CliProcess.make asks for a CommandExecutor by type; the spawner provided is the one used.)
+    // (On effect 4 CliProcess.make needs no CommandExecutor: the spawner provided is all it uses.)
     const executor = (pipes: Parameters<typeof fakeSpawner>[0]) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      effect.pipe(
-        Effect.provideService(CliSpawner.CliSpawner, fakeSpawner(pipes)),
-        Effect.provide(NodeCommandExecutor.layer.pipe(
-          Layer.provideMerge(NodeFileSystem.layer),
-          Layer.provideMerge(NodePath.layer)
-        ))
-      )
+      effect.pipe(Effect.provideService(CliSpawner.CliSpawner, fakeSpawner(pipes)))
     const spawnFake = CliProcess.make({ executable: job.executable, args: [], env: {} })
 
     // Each stage runs once on a tenth of the lines to warm up, then on all of them, timed.
@@ -222,7 +212,7 @@ const replayStages = (job: Job) =>
         const router = yield* ControlRouter.make({ handlers: [] }).pipe(
           Effect.provideService(CliProcess.CliProcess, cli)
         )
-        yield* Stream.runDrain(Mailbox.toStream(router.messages))
+        yield* Stream.runDrain(Stream.fromQueue(router.messages))
       })).pipe(executor(fakeCliPipes(recorded, count, { waitForInit: false })))
     yield* routerPass(Math.ceil(lines / 10))
     t0 = now()
@@ -316,7 +306,7 @@ const background = (stream: Stream.Stream<unknown, unknown>) =>
           })
           : Effect.void
       ),
-      Effect.fork
+      Effect.forkChild
     )
     return { started, state, fiber }
   })
@@ -324,13 +314,13 @@ const background = (stream: Stream.Stream<unknown, unknown>) =>
 const stopSession = (job: Job) =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
-    const session = yield* ClaudeCode.session({ includePartialMessages: true }).pipe(Scope.extend(scope))
+    const session = yield* ClaudeCode.session({ includePartialMessages: true }).pipe(Scope.provide(scope))
     const pid = session.pid
     // 7a: interrupt mid-stream
     const first = yield* background(session.turn(STOP_PROMPTS.stream))
     yield* Deferred.await(first.started)
     let t0 = now()
-    yield* Effect.fork(session.interrupt)
+    yield* Effect.forkChild(session.interrupt)
     yield* Fiber.join(first.fiber)
     const midStream = first.state.result - t0
     // 7b: interrupt mid-tool
@@ -338,7 +328,7 @@ const stopSession = (job: Job) =>
     const sleeper = yield* Effect.promise(() => awaitProcessNamed(job.cwd, "sleep", 15_000))
     const toolGroup = sleeper === undefined ? undefined : groupOf(sleeper)
     t0 = now()
-    yield* Effect.fork(session.interrupt)
+    yield* Effect.forkChild(session.interrupt)
     yield* Fiber.join(second.fiber)
     const midTool = second.state.result - t0
     yield* Effect.sleep("300 millis")
@@ -389,7 +379,7 @@ const stopBreak = (job: Job) =>
 
 const stopAbort = (job: Job) =>
   Effect.gen(function*() {
-    const fiber = yield* ClaudeCode.query(STOP_PROMPTS.tool).pipe(Stream.runDrain, Effect.fork)
+    const fiber = yield* ClaudeCode.query(STOP_PROMPTS.tool).pipe(Stream.runDrain, Effect.forkChild)
     const pid = yield* Effect.promise(() => awaitCliPid())
     const sleeper = yield* Effect.promise(() => awaitProcessNamed(job.cwd, "sleep", 15_000))
     const t0 = now()

@@ -2,7 +2,7 @@
  * Where a control request's time goes inside our SDK: the same recorded
  * `hook_callback` / `can_use_tool` lines answered sequentially by successively
  * more of the SDK, in-process, with a fake `CliProcess` (lines in from a
- * mailbox, `writeLine` resolving the wait), so that each level's cost is the
+ * queue, `writeLine` resolving the wait), so that each level's cost is the
  * SDK's alone:
  *
  * - `codec`: `Protocol.decodeStdoutLine` of the request + `Protocol.encodeStdinLine`
@@ -29,9 +29,11 @@ import {
 } from "@claude-effect/sdk"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Mailbox from "effect/Mailbox"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Result from "effect/Result"
 import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { percentile } from "../stats.js"
 import { controlTemplates, loadReplay } from "./replayFeed.js"
 
@@ -41,11 +43,11 @@ const cpuMillis = () => {
 }
 
 const fakeCli = Effect.gen(function*() {
-  const lines = yield* Mailbox.make<string>()
+  const lines = yield* Queue.make<string>()
   let answered: ((line: string) => void) | undefined
   const service = CliProcess.CliProcess.of({
     pid: 0,
-    lines: Mailbox.toStream(lines),
+    lines: Stream.fromQueue(lines),
     writeLine: (line) =>
       Effect.sync(() => {
         const resolve = answered
@@ -64,11 +66,11 @@ const fakeCli = Effect.gen(function*() {
     stderrTail: Effect.succeed(""),
     shutdown: () => Effect.succeed({ code: 0, signal: null }),
     exitError: () => Effect.die("fake")
-  } as CliProcess.CliProcess.Service)
+  })
   const roundTrip = (line: string) =>
-    Effect.async<string>((resume) => {
+    Effect.callback<string>((resume) => {
       answered = (answer) => resume(Effect.succeed(answer))
-      lines.unsafeOffer(line)
+      Queue.offerUnsafe(lines, line)
     })
   return { service, roundTrip }
 })
@@ -163,11 +165,12 @@ export const probe = (replayFile: string, rounds: number) =>
       roundTrip: (line) =>
         Effect.sync(() => {
           const decoded = Protocol.decodeStdoutLine(line)
-          const id = decoded._tag === "Right" ? (decoded.right as any).request_id : "x"
+          const message = Result.isSuccess(decoded) ? decoded.success : undefined
+          const id = message !== undefined && "request_id" in message ? String(message.request_id) : "x"
           return Protocol.encodeStdinLine({
             type: "control_response",
             response: { subtype: "success", request_id: id, response: {} }
-          } as any)
+          })
         })
     }
     const trivial: ControlRouter.InboundHandler = {

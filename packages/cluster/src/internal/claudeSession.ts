@@ -14,21 +14,20 @@ import {
   Protocol,
   SessionStore
 } from "@claude-effect/sdk"
-import * as ClusterSchema from "@effect/cluster/ClusterSchema"
-import * as Entity from "@effect/cluster/Entity"
-import * as Sharding from "@effect/cluster/Sharding"
-import * as Rpc from "@effect/rpc/Rpc"
-import * as Chunk from "effect/Chunk"
+import * as ClusterSchema from "effect/cluster/ClusterSchema"
+import * as Entity from "effect/cluster/Entity"
+import * as Sharding from "effect/cluster/Sharding"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Equal from "effect/Equal"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Rpc from "effect/rpc/Rpc"
 import * as Schema from "effect/Schema"
 import * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import * as Stream from "effect/Stream"
 import * as Crypto from "node:crypto"
 import * as Fs from "node:fs"
@@ -37,12 +36,12 @@ import type * as ClaudeSessionModule from "../ClaudeSession.js"
 import * as EntityId from "./entityId.js"
 
 // What every message may fail with: the session's errors, and a refused entity id.
-const SessionError = Schema.Union(ClaudeError.ClaudeError, EntityId.EntityIdError)
+const SessionError = Schema.Union([ClaudeError.ClaudeError, EntityId.EntityIdError])
 
 /** @internal */
 export const Prompt = Rpc.make("Prompt", {
   payload: {
-    promptId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255)),
+    promptId: Schema.String.check(Schema.isMinLength(1), Schema.isMaxLength(255)),
     prompt: Schema.String
   },
   success: Schema.Array(Protocol.Message),
@@ -86,6 +85,26 @@ export const ClaudeSession = Entity.make("ClaudeSession", [
   Close
 ])
 
+/**
+ * The entity's client, refusing at its edge an id the entity would refuse: node:sqlite reads a stored text back
+ * cut at its first NUL, so on SQLite an id with a NUL would otherwise reach the entity as another id.
+ *
+ * @internal
+ */
+export const client = Effect.map(ClaudeSession.client, (make) => (entityId: string) => {
+  const refusal = EntityId.check(entityId)
+  if (refusal === undefined) return make(entityId)
+  // Every message fails with the refusal (a stream, for the streaming one); nothing reaches the cluster.
+  return new Proxy(make(entityId), {
+    get: (target, key) =>
+      key === PromptStream._tag
+        ? () => Stream.fail(refusal)
+        : typeof key === "string" && ClaudeSession.protocol.requests.has(key)
+        ? () => Effect.fail(refusal)
+        : Reflect.get(target, key)
+  })
+})
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 // The UUID namespace of entity ids (a version 4 UUID of its own).
 const NAMESPACE = Buffer.from("6f0e7c1a4b2d4e8f9a3c5d7e9f1a2b3c", "hex")
@@ -100,7 +119,8 @@ export const sessionIdOf = (entityId: string): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
-const isConversation = (entry: SessionStore.Entry): boolean => entry.type === "user" || entry.type === "assistant"
+const isConversation = (entry: { readonly type?: unknown }): boolean =>
+  entry.type === "user" || entry.type === "assistant"
 
 /** Removes a session's local transcript when it holds no message of the conversation (nothing is lost). */
 const removeUnstartedTranscript = (
@@ -132,7 +152,7 @@ const DRAIN_TIMEOUT = Duration.seconds(10)
 export const layer = (
   options: ClaudeSessionModule.Options = {}
 ) =>
-  Layer.unwrapScoped(Effect.gen(function*() {
+  Layer.unwrap(Effect.gen(function*() {
     // The runner's policy, captured once: its hook layers (a registry of the hooks in scope here), its
     // permission gate, its ClaudeCode and session store. Every entity's session runs under them.
     const sharding = yield* Sharding.Sharding
@@ -178,11 +198,11 @@ export const layer = (
         // next owner; only then is the CLI ended (while the storage is up: the runner's Sharding closes its
         // entities before its SqlClient goes). A scope forked later, or closed by this layer's own
         // finalizer, would end the CLI under the turn, and its exit would be stored as the prompt's failure.
-        const sessionsScope = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
+        const sessionsScope = yield* Scope.fork(yield* Effect.scope, "sequential")
         const sessionId = sessionIdOf(entityId)
-        const turns = yield* Effect.makeSemaphore(1)
-        const opening = yield* Effect.makeSemaphore(1)
-        let current: { readonly session: Session.Session; readonly scope: Scope.CloseableScope } | undefined
+        const turns = yield* Semaphore.make(1)
+        const opening = yield* Semaphore.make(1)
+        let current: { readonly session: Session.Session; readonly scope: Scope.Closeable } | undefined
 
         const close = Effect.suspend(() => {
           const open = current
@@ -213,13 +233,13 @@ export const layer = (
             // records (the CLI refuses an id whose transcript exists) is gone.
             const resumable = Option.exists(stored, (entries) => entries.some(isConversation))
             if (!resumable) yield* Effect.sync(() => removeUnstartedTranscript(env, projectKey, sessionId))
-            const scope = yield* Scope.fork(sessionsScope, ExecutionStrategy.sequential)
+            const scope = yield* Scope.fork(sessionsScope, "sequential")
             const session = yield* ClaudeCode.session({
               ...input,
               ...(resumable ? { resume: sessionId } : { sessionId })
             }).pipe(
               Effect.provide(runner),
-              Scope.extend(scope),
+              Scope.provide(scope),
               Effect.onError(() => Scope.close(scope, Exit.void))
             )
             current = { session, scope }
@@ -228,7 +248,7 @@ export const layer = (
         }))
 
         const runTurn = (prompt: string) =>
-          Stream.unwrapScoped(Effect.gen(function*() {
+          Stream.unwrap(Effect.gen(function*() {
             // One turn at a time; the others wait their turn.
             yield* Effect.acquireRelease(turns.take(1), () => turns.release(1))
             const session = yield* open
@@ -239,10 +259,10 @@ export const layer = (
             // drain whose CLI never answers (the entity's close, and with it its shard's release, would hang).
             yield* Effect.addFinalizer(() =>
               finished ? Effect.void : session.interrupt.pipe(
-                Effect.zipRight(Stream.runDrain(session.receiveTurn)),
+                Effect.andThen(Stream.runDrain(session.receiveTurn)),
                 Effect.interruptible,
                 Effect.timeout(DRAIN_TIMEOUT),
-                Effect.catchAllCause(() => close)
+                Effect.catchCause(() => close)
               )
             )
             return session.turn(prompt).pipe(
@@ -252,7 +272,7 @@ export const layer = (
                 })
               ),
               // The CLI failed: the session is gone; the next prompt opens it again from the store.
-              Stream.tapErrorCause(() =>
+              Stream.tapCause(() =>
                 Effect.suspend(() => {
                   finished = true
                   return close
@@ -262,7 +282,7 @@ export const layer = (
           }))
 
         return ClaudeSession.of({
-          Prompt: ({ payload }) => runTurn(payload.prompt).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray)),
+          Prompt: ({ payload }) => Stream.runCollect(runTurn(payload.prompt)),
           PromptStream: ({ payload }) => runTurn(payload.prompt),
           Interrupt: () =>
             Effect.suspend(() => current === undefined ? Effect.void : Effect.asVoid(current.session.interrupt)),

@@ -9,17 +9,16 @@ import * as Schema from "effect/Schema"
 export class ClusterConfigError extends Schema.TaggedError<ClusterConfigError>(
   "@claude-effect/cluster/ClusterConfigError"
 )("ClusterConfigError", {
-  reason: Schema.Literal(
+  reason: Schema.Literals([
     "MissingCredential",
     "ConflictingOptions",
     "InvalidCredential",
-    "UnreachableAddress",
-    "MissingDependency"
-  ),
+    "UnreachableAddress"
+  ]),
   /** The option to fix, e.g. `credential`. */
   option: Schema.String,
   detail: Schema.String,
-  cause: Schema.optional(Schema.Defect)
+  cause: Schema.optional(Schema.Defect())
 }) {
   override get message(): string {
     return `${this.reason}: ${this.detail} (option \`${this.option}\`)`

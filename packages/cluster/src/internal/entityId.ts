@@ -4,7 +4,7 @@
  *
  * @internal
  */
-import * as Either from "effect/Either"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import * as Crypto from "node:crypto"
 import * as Path from "node:path"
@@ -18,7 +18,7 @@ export class EntityIdError extends Schema.TaggedError<EntityIdError>("@claude-ef
   {
     /** The refused id (its first 100 characters, JSON-quoted). */
     entityId: Schema.String,
-    reason: Schema.Literal("Empty", "TooLong", "PathSeparator", "DotSegment", "ControlCharacter", "WrongShard"),
+    reason: Schema.Literals(["Empty", "TooLong", "PathSeparator", "DotSegment", "ControlCharacter", "WrongShard"]),
     detail: Schema.String
   }
 ) {
@@ -58,9 +58,9 @@ export const check = (entityId: string): EntityIdError | undefined => {
 }
 
 /** @internal */
-export const validate = (entityId: string): Either.Either<string, EntityIdError> => {
+export const validate = (entityId: string): Result.Result<string, EntityIdError> => {
   const refusal = check(entityId)
-  return refusal === undefined ? Either.right(entityId) : Either.left(refusal)
+  return refusal === undefined ? Result.succeed(entityId) : Result.fail(refusal)
 }
 
 /** @internal */

@@ -2,32 +2,31 @@
  * The runners' transport: TLS that only the cluster's credential opens (a
  * shared secret as TLS 1.2 PSK, or certificates as mutual TLS), or plain TCP
  * on the operator's explicit word. The listening side is a `SocketServer`
- * over `tls.Server`, the connecting side an `@effect/cluster` client protocol
- * over `tls.connect`; the sockets, the RPC protocols and the runner around
- * them are `@effect/platform-node`'s and `@effect/cluster`'s own.
+ * over `tls.Server` (./tlsSocketServer.ts: a connection reaches the runner
+ * only once its handshake succeeded, the refused ones are reported), the
+ * connecting side an `effect/cluster` client protocol over `tls.connect`;
+ * the sockets, the RPC protocols and the runner around them are
+ * `@effect/platform-node`'s and `effect/cluster`'s own.
  *
  * @internal
  */
-import type { RunnerAddress } from "@effect/cluster/RunnerAddress"
-import * as Runners from "@effect/cluster/Runners"
 import * as NodeSocket from "@effect/platform-node/NodeSocket"
 import * as NodeSocketServer from "@effect/platform-node/NodeSocketServer"
-import * as Socket from "@effect/platform/Socket"
-import * as SocketServer from "@effect/platform/SocketServer"
-import * as RpcClient from "@effect/rpc/RpcClient"
-import * as RpcSerialization from "@effect/rpc/RpcSerialization"
+import type { RunnerAddress } from "effect/cluster/RunnerAddress"
+import * as Runners from "effect/cluster/Runners"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as FiberSet from "effect/FiberSet"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import * as Runtime from "effect/Runtime"
-import * as Scope from "effect/Scope"
+import * as RpcClient from "effect/rpc/RpcClient"
+import * as RpcSerialization from "effect/rpc/RpcSerialization"
+import * as Socket from "effect/socket/Socket"
+import type * as SocketServer from "effect/socket/SocketServer"
 import * as Crypto from "node:crypto"
 import * as Net from "node:net"
 import * as Tls from "node:tls"
 import type * as ClaudeCluster from "../ClaudeCluster.js"
 import { ClusterConfigError } from "./clusterConfigError.js"
+import * as TlsSocketServer from "./tlsSocketServer.js"
 
 /**
  * What the layers need of a transport: a server for runners, and a client protocol for runners and clients
@@ -70,9 +69,12 @@ const invalid = (detail: string, cause?: unknown) =>
     ...(cause !== undefined ? { cause } : {})
   })
 
-const pskOptions = (
-  credential: ClaudeCluster.SharedSecret
-): Effect.Effect<{ readonly server: Tls.TlsOptions; readonly client: Tls.ConnectionOptions }, ClusterConfigError> =>
+interface TlsPair {
+  readonly server: Tls.TlsOptions
+  readonly client: Tls.ConnectionOptions
+}
+
+const pskOptions = (credential: ClaudeCluster.SharedSecret): Effect.Effect<TlsPair, ClusterConfigError> =>
   Effect.gen(function*() {
     const secret = Redacted.isRedacted(credential) ? credential : credential.secret
     const accepted = Redacted.isRedacted(credential) ? [secret] : [secret, ...credential.alsoAccepted]
@@ -107,9 +109,7 @@ const pskOptions = (
     }
   })
 
-const certificateOptions = (
-  credential: ClaudeCluster.Certificates
-): Effect.Effect<{ readonly server: Tls.TlsOptions; readonly client: Tls.ConnectionOptions }, ClusterConfigError> =>
+const certificateOptions = (credential: ClaudeCluster.Certificates): Effect.Effect<TlsPair, ClusterConfigError> =>
   Effect.gen(function*() {
     const material = {
       ca: typeof credential.ca === "string" ? credential.ca : [...credential.ca],
@@ -155,97 +155,26 @@ export const make = (options: {
         reason: "MissingCredential",
         option: "credential",
         detail: "runners and clients connect only with the cluster's credential: give `credential` (a shared " +
-          `secret of ${minSecretBytes}+ bytes, e.g. Config.redacted("CLAUDE_CLUSTER_SECRET"), or certificates) ` +
+          `secret of ${minSecretBytes}+ bytes, e.g. Config.Redacted("CLAUDE_CLUSTER_SECRET"), or certificates) ` +
           `or, on a network you vouch for, \`insecure: "${insecureOptOut}"\``
       })
     }
     const tls = isCertificates(credential) ? yield* certificateOptions(credential) : yield* pskOptions(credential)
     return {
       kind: isCertificates(credential) ? "certificates" : "psk",
-      server: (listen) => Layer.scoped(SocketServer.SocketServer, makeTlsServer(listen, tls.server)),
+      server: (listen) =>
+        TlsSocketServer.layer({
+          ...tls.server,
+          handshakeTimeout: HANDSHAKE_TIMEOUT,
+          host: listen.host,
+          port: listen.port
+        }),
       clientProtocol: layerClientProtocol((address) => Tls.connect({ ...tls.client, ...address }), "secureConnect")
-    }
+    } satisfies Transport
   })
 
 /**
- * A `SocketServer` over `tls.Server`: a connection reaches the handler only once its handshake has
- * succeeded, that is, once the peer has proven it holds the credential.
- */
-const makeTlsServer = (
-  listen: RunnerAddress,
-  options: Tls.TlsOptions
-): Effect.Effect<SocketServer.SocketServer["Type"], SocketServer.SocketServerError, Scope.Scope> =>
-  Effect.gen(function*() {
-    const server = Tls.createServer({ ...options, handshakeTimeout: HANDSHAKE_TIMEOUT })
-    const runFork = Runtime.runFork(yield* Effect.runtime<never>())
-    const pending: Array<Tls.TLSSocket> = []
-    let onConnection = (socket: Tls.TLSSocket) => void pending.push(socket)
-    server.on("secureConnection", (socket) => {
-      socket.on("error", () => {}) // reported by the socket's reader once it runs
-      onConnection(socket)
-    })
-    // A peer without the credential: its connection ends in the handshake, before a byte of RPC. Reported
-    // (a runner given another secret is a misconfiguration to see), at most once a minute.
-    let refused = 0
-    let reportedAt = 0
-    server.on("tlsClientError", (error, socket) => {
-      refused++
-      if (Date.now() - reportedAt >= 60_000) {
-        reportedAt = Date.now()
-        runFork(Effect.logWarning(
-          `Refused ${refused} connection(s) without the cluster's credential since the last report; ` +
-            `the latest from ${socket.remoteAddress ?? "?"}: ${"code" in error ? error.code : error.message}`
-        ))
-        refused = 0
-      }
-      socket.destroy()
-    })
-    server.on("error", () => {}) // after listening: connection-level errors, handled per socket
-    yield* Effect.addFinalizer(() =>
-      Effect.async<void>((resume) => {
-        server.close(() => resume(Effect.void))
-      })
-    )
-    yield* Effect.async<void, SocketServer.SocketServerError>((resume) => {
-      const onError = (cause: Error) =>
-        resume(Effect.fail(new SocketServer.SocketServerError({ reason: "Open", cause })))
-      server.once("error", onError)
-      server.listen({ host: listen.host, port: listen.port }, () => {
-        server.off("error", onError)
-        resume(Effect.void)
-      })
-    })
-    const address = server.address() as Net.AddressInfo
-
-    const run = <R, E, _>(handler: (socket: Socket.Socket) => Effect.Effect<_, E, R>) =>
-      Effect.gen(function*() {
-        const scope = yield* Scope.make()
-        const fibers = yield* Scope.extend(FiberSet.make(), scope)
-        const runFork = yield* FiberSet.runtime(fibers)<R>()
-        const serve = (conn: Tls.TLSSocket) =>
-          void runFork(
-            NodeSocket.fromDuplex(
-              Effect.acquireRelease(Effect.succeed(conn), (conn) => Effect.sync(() => conn.destroySoon()))
-            ).pipe(Effect.flatMap(handler), Effect.catchAllCause(Effect.logDebug))
-          )
-        return yield* Effect.async<never>(() => {
-          onConnection = serve
-          pending.splice(0).forEach(serve)
-          return Effect.suspend(() => {
-            onConnection = (socket) => void pending.push(socket)
-            return Scope.close(scope, Exit.void)
-          })
-        })
-      })
-
-    return SocketServer.SocketServer.of({
-      address: { _tag: "TcpAddress", hostname: address.address, port: address.port },
-      run
-    })
-  })
-
-/**
- * The client protocol of `@effect/cluster`'s runners (`RpcClient.makeProtocolSocket` over a socket), on
+ * The client protocol of `effect/cluster`'s runners (`RpcClient.makeProtocolSocket` over a socket), on
  * connections made by `connect`, open at its `ready` event (for TLS, once the server has proven it holds
  * the credential). An established connection that closes is reported to `onDrop`.
  */
@@ -263,26 +192,32 @@ const layerClientProtocol = (
     Effect.gen(function*() {
       const serialization = yield* RpcSerialization.RpcSerialization
       const open = (address: RunnerAddress) =>
-        Effect.async<Net.Socket, Socket.SocketError>((resume) => {
+        Effect.callback<Net.Socket, Socket.SocketError>((resume) => {
           const conn = connect({ host: address.host, port: address.port })
           conn.once(ready, () => {
             conn.once("close", () => onDrop(address))
             resume(Effect.succeed(conn))
           })
-          conn.on("error", (cause) => resume(Effect.fail(new Socket.SocketGenericError({ reason: "Open", cause }))))
+          conn.on("error", (cause) =>
+            resume(
+              Effect.fail(new Socket.SocketError({ reason: new Socket.SocketOpenError({ kind: "Unknown", cause }) }))
+            ))
           return Effect.sync(() => conn.destroy())
         })
-      return (address: RunnerAddress) =>
-        Effect.gen(function*() {
-          const socket = yield* NodeSocket.fromDuplex(
-            Effect.acquireRelease(open(address), (conn) => Effect.sync(() => conn.destroy())),
-            { openTimeout: OPEN_TIMEOUT }
-          )
-          return yield* RpcClient.makeProtocolSocket().pipe(
-            Effect.provideService(Socket.Socket, socket),
-            Effect.provideService(RpcSerialization.RpcSerialization, serialization)
-          )
-        })
+      return Runners.RpcClientProtocol.of({
+        codecFor: serialization.codecFor,
+        make: (address: RunnerAddress) =>
+          Effect.gen(function*() {
+            const socket = yield* NodeSocket.fromDuplex(
+              Effect.acquireRelease(open(address), (conn) => Effect.sync(() => conn.destroy())),
+              { openTimeout: OPEN_TIMEOUT }
+            )
+            return yield* RpcClient.makeProtocolSocket().pipe(
+              Effect.provideService(Socket.Socket, socket),
+              Effect.provideService(RpcSerialization.RpcSerialization, serialization)
+            )
+          })
+      })
     })
   )
 

@@ -4,11 +4,11 @@
  * locks, /proc, free ports.
  */
 import { PgClient } from "@effect/sql-pg"
-import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import * as SqlClient from "effect/sql/SqlClient"
 import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Net from "node:net"
@@ -21,7 +21,7 @@ const packageDir = Path.resolve(import.meta.dirname, "..", "..")
 export const clusterSecret = "test-cluster-secret-0123456789-abcdefghijklmnop"
 
 /** What the fixture processes print, one JSON line each. */
-export const FixtureEvent = Schema.Union(
+export const FixtureEvent = Schema.Union([
   Schema.Struct({ event: Schema.Literal("ready"), name: Schema.String, pid: Schema.Number }),
   // fixtures/client.ts
   Schema.Struct({
@@ -44,12 +44,12 @@ export const FixtureEvent = Schema.Union(
   // fixtures/attacker.ts
   Schema.Struct({
     event: Schema.Literal("outcome"),
-    kind: Schema.Literal("connection-failed", "refused", "not-assigned", "ran", "failed"),
+    kind: Schema.Literals(["connection-failed", "refused", "not-assigned", "ran", "failed"]),
     detail: Schema.String
   })
-)
+])
 export type FixtureEvent = typeof FixtureEvent.Type
-const decodeEvent = Schema.decodeUnknownOption(Schema.parseJson(FixtureEvent))
+const decodeEvent = Schema.decodeUnknownOption(Schema.fromJsonString(FixtureEvent))
 
 export interface Fixture {
   readonly name: string
@@ -107,7 +107,7 @@ export const spawn = (name: string, file: string, env: Record<string, string>) =
         events,
         stderr: () => stderr,
         on: (predicate) =>
-          Effect.async<FixtureEvent>((resume) => {
+          Effect.callback<FixtureEvent>((resume) => {
             const found = events.find(predicate)
             if (found !== undefined) return resume(Effect.succeed(found))
             const waiter = { predicate, resume: (event: FixtureEvent) => resume(Effect.succeed(event)) }
@@ -128,7 +128,7 @@ export const spawn = (name: string, file: string, env: Record<string, string>) =
         fixture.child.kill("SIGTERM")
         yield* fixture.exited.pipe(
           Effect.timeout("10 seconds"),
-          Effect.catchAll(() => Effect.sync(() => fixture.child.kill("SIGKILL")))
+          Effect.catch(() => Effect.sync(() => fixture.child.kill("SIGKILL")))
         )
       })
   )
@@ -172,7 +172,7 @@ export const awaitShardsSpread = (url: string, count: number) =>
     return yield* Effect.die(new Error(`the shards were not spread over ${count} runners within 90 s`))
   }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })), Effect.orDie)
 
-export const freePort = Effect.async<number>((resume) => {
+export const freePort = Effect.callback<number>((resume) => {
   const server = Net.createServer()
   server.listen(0, "127.0.0.1", () => {
     const address = server.address() as Net.AddressInfo
@@ -182,7 +182,7 @@ export const freePort = Effect.async<number>((resume) => {
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
 export const isListening = (port: number) =>
-  Effect.async<boolean>((resume) => {
+  Effect.callback<boolean>((resume) => {
     const socket = Net.connect(port, "127.0.0.1")
     socket.once("connect", () => {
       socket.destroy()
@@ -223,11 +223,10 @@ export const startRunner = (options: {
       })
     })
     yield* runner.on((e) => e.event === "ready").pipe(
-      Effect.timeoutFail({
+      Effect.timeoutOrElse({
         duration: "60 seconds",
-        onTimeout: () => new Error(`${options.name} not ready in 60 s:\n${runner.stderr().slice(-4000)}`)
-      }),
-      Effect.orDie
+        orElse: () => Effect.die(new Error(`${options.name} not ready in 60 s:\n${runner.stderr().slice(-4000)}`))
+      })
     )
     return runner
   })
@@ -237,13 +236,12 @@ export const ask = (
   driver: Fixture,
   command: { readonly id: string; readonly op: "prompt" | "stream"; readonly entityId: string; readonly prompt: string }
 ) =>
-  Effect.zipRight(
+  Effect.andThen(
     driver.send(command),
     driver.on((e) => (e.event === "reply" || e.event === "error") && e.id === command.id)
   ).pipe(
-    Effect.timeoutFail({
+    Effect.timeoutOrElse({
       duration: "90 seconds",
-      onTimeout: () => new Error(`no answer to ${command.id} in 90 s:\n${driver.stderr().slice(-4000)}`)
-    }),
-    Effect.orDie
+      orElse: () => Effect.die(new Error(`no answer to ${command.id} in 90 s:\n${driver.stderr().slice(-4000)}`))
+    })
   )

@@ -15,7 +15,7 @@ const stock: Readonly<Record<string, number>> = {
 
 export const lookup = McpTool.make("lookup", {
   description: "How many units of a product are in stock, by SKU (e.g. widget-42).",
-  parameters: Schema.Struct({ sku: Schema.String.pipe(Schema.pattern(/^[a-z]+-\d+$/)) }),
+  parameters: Schema.Struct({ sku: Schema.String.check(Schema.isPattern(/^[a-z]+-\d+$/)) }),
   annotations: { readOnlyHint: true }
 }, ({ sku }) =>
   Effect.succeed(

@@ -41,7 +41,7 @@ const fromHookAnswer = (answer: HookLayer.HookAnswer): { verdict: Verdict; why?:
 }
 
 const failure = (cause: Cause.Cause<unknown>): string =>
-  Cause.isInterruptedOnly(cause)
+  Cause.hasInterruptsOnly(cause)
     ? "cut off (timeout); the SDK answered with its fallback"
     : `${Cause.pretty(cause).split("\n")[0]}; the SDK answered with its fallback`
 
@@ -55,7 +55,7 @@ export const hook = <Event extends Protocol.HookEvent, E, R>(
   // The tool call's id is in the input of tool events; other events get a fresh id from the CLI.
   const toolUseId = (input as { readonly tool_use_id?: unknown }).tool_use_id
   const report = (decision: Omit<Decision, "who" | "on" | "toolUseId">) =>
-    Effect.flatMap(Transcript, (transcript) =>
+    Effect.flatMap(Effect.service(Transcript), (transcript) =>
       transcript.decision({
         who,
         on: context.event,
@@ -85,7 +85,7 @@ export const gate = <E, R>(
 (request, context) => {
   const report = (decision: Omit<Decision, "who" | "on" | "toolUseId">) =>
     Effect.flatMap(
-      Transcript,
+      Effect.service(Transcript),
       (transcript) => transcript.decision({ who, on: `can_use_tool`, toolUseId: context.toolUseId, ...decision })
     )
   return handler(request, context).pipe(

@@ -6,9 +6,9 @@
  */
 import type { HookLayer, PermissionGate } from "@claude-effect/sdk"
 import { HookResult, PermissionResult } from "@claude-effect/sdk"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import * as Path from "effect/Path"
 import { AuditLog } from "./AuditLog.js"
 import { Project } from "./Project.js"
 
@@ -87,14 +87,14 @@ export const gate: PermissionGate.Handler<never, Project | AuditLog | Path.Path>
 /** Records every tool call before it runs. Should the log fail, the call is denied: no audit, no tool. */
 export const auditBefore: HookLayer.HookHandler<"PreToolUse", unknown, AuditLog> = (input) =>
   Effect.flatMap(
-    AuditLog,
+    Effect.service(AuditLog),
     (log) =>
       log.record({ event: "PreToolUse", tool: input.tool_name, toolUseId: input.tool_use_id, detail: input.tool_input })
   )
 
 /** Records what every tool call returned. */
 export const auditAfter: HookLayer.HookHandler<"PostToolUse", unknown, AuditLog> = (input) =>
-  Effect.flatMap(AuditLog, (log) =>
+  Effect.flatMap(Effect.service(AuditLog), (log) =>
     log.record({
       event: "PostToolUse",
       tool: input.tool_name,

@@ -7,13 +7,12 @@ import type { ClaudeError } from "@claude-effect/sdk"
 import { ClaudeCode, HookLayer, PermissionGate } from "@claude-effect/sdk"
 import type * as ClaudeOptions from "@claude-effect/sdk/ClaudeOptions"
 import { ScriptedModel } from "@claude-effect/testkit"
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import type { PlatformError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
-import type { ServeError } from "@effect/platform/HttpServerError"
-import * as Path from "@effect/platform/Path"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
+import type { ServeError } from "effect/http/HttpServerError"
 import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
+import type { PlatformError } from "effect/PlatformError"
 import * as Stream from "effect/Stream"
 import * as AuditLogLayer from "./AuditLog.js"
 import * as Inventory from "./Inventory.js"
@@ -69,7 +68,7 @@ export type Error = ClaudeError.ClaudeError | PlatformError | ServeError
 
 export const run = (
   options: Options
-): Effect.Effect<Report, Error, CommandExecutor.CommandExecutor | FileSystem.FileSystem | Path.Path> =>
+): Effect.Effect<Report, Error, FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
@@ -82,7 +81,7 @@ export const run = (
     const script = Story.script(setting, paced ? Story.paced : Story.instant)
 
     const claude = options.mode === "scripted"
-      ? Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ cwd: project.dir, env }))).pipe(
+      ? Layer.unwrap(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ cwd: project.dir, env }))).pipe(
         Layer.provideMerge(ScriptedModel.layerNode(script))
       )
       : ClaudeCode.layer({ cwd: project.dir, ...liveOptions })
@@ -118,7 +117,7 @@ export const run = (
         Effect.provide(policies),
         Effect.onInterrupt(() =>
           terminal.status(undefined).pipe(
-            Effect.zipRight(terminal.line(terminal.style.yellow("\n■ interrupted: the CLI has been shut down.")))
+            Effect.andThen(terminal.line(terminal.style.yellow("\n■ interrupted: the CLI has been shut down.")))
           )
         )
       )

@@ -3,14 +3,14 @@
  * `sandbox/` folder inside it where the permission gate puts writes aimed
  * outside the project. Another application service the policies use.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Layer from "effect/Layer"
+import * as Path from "effect/Path"
 import * as Fs from "node:fs"
 
-export class Project extends Context.Tag("@claude-effect/examples/demo/Project")<Project, {
+export class Project extends Context.Service<Project, {
   /** The folder around the project (audit log, and the place the model is told to write to). */
   readonly root: string
   /** The project: the CLI's working directory. */
@@ -19,7 +19,7 @@ export class Project extends Context.Tag("@claude-effect/examples/demo/Project")
   readonly sandbox: string
   /** Whether a path is strictly inside the project. */
   readonly contains: (file: string) => boolean
-}>() {}
+}>()("@claude-effect/examples/demo/Project") {}
 
 const files: Record<string, string> = {
   "README.md": "# widgets\n\nA tiny project for the claude-effect demo.\n",

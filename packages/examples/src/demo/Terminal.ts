@@ -34,7 +34,7 @@ export const memory = (): Sink & { readonly text: () => string } => {
   return { write: (chunk) => void chunks.push(chunk), fancy: false, columns: undefined, text: () => chunks.join("") }
 }
 
-export class Terminal extends Context.Tag("@claude-effect/examples/demo/Terminal")<Terminal, {
+export class Terminal extends Context.Service<Terminal, {
   readonly style: Ansi.Style
   /** The usable width for a line. */
   readonly columns: number
@@ -44,7 +44,7 @@ export class Terminal extends Context.Tag("@claude-effect/examples/demo/Terminal
   readonly write: (text: string) => Effect.Effect<void>
   /** Shows the spinner with this label, or hides it. */
   readonly status: (label: string | undefined) => Effect.Effect<void>
-}>() {}
+}>()("@claude-effect/examples/demo/Terminal") {}
 
 const frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
@@ -109,4 +109,4 @@ export const make = (sink: Sink) =>
     })
   })
 
-export const layer = (sink: Sink): Layer.Layer<Terminal> => Layer.scoped(Terminal, make(sink))
+export const layer = (sink: Sink): Layer.Layer<Terminal> => Layer.effect(Terminal, make(sink))

@@ -45,7 +45,7 @@ export interface Stats {
   readonly result: Protocol.ResultMessage | undefined
 }
 
-export class Transcript extends Context.Tag("@claude-effect/examples/demo/Transcript")<Transcript, {
+export class Transcript extends Context.Service<Transcript, {
   readonly message: (message: Protocol.Message) => Effect.Effect<void>
   readonly decision: (decision: Decision) => Effect.Effect<void>
   /** Prints a line of the demo's own. */
@@ -53,7 +53,7 @@ export class Transcript extends Context.Tag("@claude-effect/examples/demo/Transc
   /** Shortens the demo's absolute paths for display. */
   readonly shorten: (text: string) => string
   readonly stats: Effect.Effect<Stats>
-}>() {}
+}>()("@claude-effect/examples/demo/Transcript") {}
 
 /** The folders whose absolute paths are shortened on screen. */
 export interface Folders {
@@ -403,4 +403,4 @@ export const make = (folders: Folders) =>
   })
 
 export const layer = (folders: Folders): Layer.Layer<Transcript, never, Terminal> =>
-  Layer.scoped(Transcript, make(folders))
+  Layer.effect(Transcript, make(folders))

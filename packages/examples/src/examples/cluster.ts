@@ -11,8 +11,8 @@
 import { ClaudeCluster, ClaudeSession } from "@claude-effect/cluster"
 import { ClaudeCode, HookLayer, HookResult } from "@claude-effect/sdk"
 import { PostgresServer, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient } from "@effect/sql-pg"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -42,7 +42,7 @@ const policy = (name: string) =>
       command: `${(input.tool_input as { command: string }).command} && echo ${name} >> runners.log`
     })))
 
-const freePort = Effect.async<number>((resume) => {
+const freePort = Effect.callback<number>((resume) => {
   const server = Net.createServer().listen(0, "127.0.0.1", () => {
     const { port } = server.address() as Net.AddressInfo
     server.close(() => resume(Effect.succeed(port)))
@@ -109,7 +109,7 @@ export const program = Effect.gen(function*() {
   }).pipe(Effect.provide(ClaudeCluster.layerClient({ credential }).pipe(Layer.provide(database))))
 }).pipe(
   Effect.scoped,
-  Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model]), NodeContext.layer))
+  Effect.provide(Layer.provideMerge(ScriptedModel.layerNode([model]), NodeServices.layer))
 )
 
 if (process.argv[1] !== undefined && Url.pathToFileURL(process.argv[1]).href === import.meta.url) {

@@ -1,5 +1,5 @@
 /**
- * Claude Code as an `@effect/ai` `LanguageModel`: a provider-agnostic
+ * Claude Code as an `effect/ai` `LanguageModel`: a provider-agnostic
  * program (a toolkit whose handler uses an application service,
  * `generateText`, `generateObject`) run on Claude Code, then a `Chat` of two
  * turns on one CLI process.
@@ -9,9 +9,9 @@
  */
 import { ClaudeCodeChat, ClaudeCodeLanguageModel } from "@claude-effect/ai"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as LanguageModel from "@effect/ai/LanguageModel"
-import * as Tool from "@effect/ai/Tool"
-import * as Toolkit from "@effect/ai/Toolkit"
+import * as LanguageModel from "effect/ai/LanguageModel"
+import * as Tool from "effect/ai/Tool"
+import * as Toolkit from "effect/ai/Toolkit"
 import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -19,16 +19,16 @@ import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Example from "../Example.js"
 
-class Orders extends Context.Tag("example/Orders")<Orders, {
+class Orders extends Context.Service<Orders, {
   readonly status: (id: string) => Effect.Effect<"shipped" | "pending", UnknownOrder>
-}>() {}
+}>()("example/Orders") {}
 
 class UnknownOrder extends Schema.TaggedError<UnknownOrder>()("UnknownOrder", { id: Schema.String }) {}
 
 const OrderStatus = Tool.make("OrderStatus", {
   description: "The shipping status of an order, by id (e.g. A-1001)",
-  parameters: { id: Schema.String },
-  success: Schema.Struct({ id: Schema.String, status: Schema.Literal("shipped", "pending") }),
+  parameters: Schema.Struct({ id: Schema.String }),
+  success: Schema.Struct({ id: Schema.String, status: Schema.Literals(["shipped", "pending"]) }),
   failure: UnknownOrder,
   failureMode: "return"
 })
@@ -75,7 +75,7 @@ const chat = Effect.scoped(Effect.gen(function*() {
   yield* Console.log(`  chat:   ${first.text} / ${second.text}`)
 }))
 
-export const program = Effect.zipRight(support, chat).pipe(
+export const program = Effect.andThen(support, chat).pipe(
   Effect.provide(SupportLive),
   Effect.provide(ClaudeCodeLanguageModel.layer({ maxTurns: 6 }))
 )

@@ -15,16 +15,16 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as Example from "../Example.js"
 
-class Warehouse extends Context.Tag("example/Warehouse")<Warehouse, {
+class Warehouse extends Context.Service<Warehouse, {
   readonly stock: (sku: string) => Effect.Effect<number | undefined>
-}>() {}
+}>()("example/Warehouse") {}
 
 const lookup = McpTool.make("lookup", {
   description: "How many units of a product are in stock, by SKU (e.g. widget-42)",
   parameters: Schema.Struct({ sku: Schema.String }),
   annotations: { readOnlyHint: true }
 }, ({ sku }) =>
-  Effect.flatMap(Warehouse, (warehouse) => warehouse.stock(sku)).pipe(
+  Effect.flatMap(Effect.service(Warehouse), (warehouse) => warehouse.stock(sku)).pipe(
     Effect.map((stock) =>
       stock === undefined ? McpTool.error(`unknown SKU: ${sku}`) : McpTool.text(`${sku}: ${stock} in stock`)
     )

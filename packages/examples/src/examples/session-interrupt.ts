@@ -37,7 +37,7 @@ export const program = Effect.scoped(
     yield* Console.log(`turn 1 → ${describe(first)}`)
 
     // A long answer, interrupted after a moment. The turn still ends with a result.
-    const counting = yield* resultOf(session.turn("Count from 1 to 300, one number per line.")).pipe(Effect.fork)
+    const counting = yield* resultOf(session.turn("Count from 1 to 300, one number per line.")).pipe(Effect.forkChild)
     yield* Effect.sleep("2 seconds")
     yield* session.interrupt
     yield* Console.log(`turn 2 → ${describe(yield* Fiber.join(counting))}`)

@@ -5,7 +5,7 @@
 // #region imports
 import { ClaudeCluster, ClaudeSession } from "@claude-effect/cluster"
 import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult } from "@claude-effect/sdk"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgClient } from "@effect/sql-pg"
 import { Config, Console, Effect, Layer, Stream } from "effect"
 import * as Fs from "node:fs"
@@ -41,7 +41,7 @@ const single = ClaudeSession.layer({ options: workspace }).pipe(
   Layer.provide(policy),
   Layer.provideMerge(ClaudeCluster.layerSingle({ filename: "/var/lib/agents/cluster.db" })),
   Layer.provide(ClaudeCode.layer({ allowedTools: ["Bash", "Read", "Edit"] })),
-  Layer.provide(NodeContext.layer)
+  Layer.provide(NodeServices.layer)
 )
 // #endregion
 
@@ -63,23 +63,23 @@ const ask = Effect.gen(function*() {
 
 // #region runner
 // Several machines: each runner listens on its address and shares one PostgreSQL database.
-const database = PgClient.layerConfig({ url: Config.redacted("DATABASE_URL") })
+const database = PgClient.layerConfig({ url: Config.Redacted("DATABASE_URL") })
 // The cluster's secret, the same in every runner and client: 32+ random bytes (`openssl rand -base64 32`).
-const credential = Config.redacted("CLAUDE_CLUSTER_SECRET")
+const credential = Config.Redacted("CLAUDE_CLUSTER_SECRET")
 
 const runner = ClaudeSession.layer({ options: workspace, maxIdleTime: "10 minutes" }).pipe(
   Layer.provide(policy),
   Layer.provideMerge(ClaudeCluster.layerRunnerConfig({
     // The address the others reach this runner at (e.g. 10.0.0.5:34431) ...
-    host: Config.string("RUNNER_HOST"),
-    port: Config.integer("RUNNER_PORT"),
+    host: Config.String("RUNNER_HOST"),
+    port: Config.Int("RUNNER_PORT"),
     // ... and where it listens: on a network address only when told so.
-    listen: Config.all({ host: Config.string("RUNNER_HOST"), port: Config.integer("RUNNER_PORT") }),
+    listen: Config.all({ host: Config.String("RUNNER_HOST"), port: Config.Int("RUNNER_PORT") }),
     credential
   })),
   Layer.provide(ClaudeCode.layer()),
   Layer.provide(database),
-  Layer.provide(NodeContext.layer)
+  Layer.provide(NodeServices.layer)
 )
 // Layer.launch(runner).pipe(NodeRuntime.runMain)
 // #endregion
@@ -93,9 +93,9 @@ const fromAnApi = ask.pipe(Effect.provide(client))
 // #region certificates
 // Mutual TLS instead: each process's certificate and key (PEM), signed by a CA of the cluster's own.
 const certificates = Config.all({
-  ca: Config.string("CLUSTER_CA_PEM"),
-  cert: Config.string("CLUSTER_CERT_PEM"),
-  key: Config.redacted("CLUSTER_KEY_PEM")
+  ca: Config.String("CLUSTER_CA_PEM"),
+  cert: Config.String("CLUSTER_CERT_PEM"),
+  key: Config.Redacted("CLUSTER_KEY_PEM")
 })
 const clientWithCertificates = ClaudeCluster.layerClientConfig({ credential: certificates })
 // #endregion
@@ -104,8 +104,8 @@ const clientWithCertificates = ClaudeCluster.layerClientConfig({ credential: cer
 // Rotating the secret, in three rollouts: `secret` connects, `alsoAccepted` is accepted too.
 // 1. { secret: old, alsoAccepted: [next] }   2. { secret: next, alsoAccepted: [old] }   3. next alone
 const rotating = Config.all({
-  secret: Config.redacted("CLAUDE_CLUSTER_SECRET"),
-  alsoAccepted: Config.map(Config.redacted("CLAUDE_CLUSTER_SECRET_OTHER"), (other) => [other])
+  secret: Config.Redacted("CLAUDE_CLUSTER_SECRET"),
+  alsoAccepted: Config.map(Config.Redacted("CLAUDE_CLUSTER_SECRET_OTHER"), (other) => [other])
 })
 const clientWhileRotating = ClaudeCluster.layerClientConfig({ credential: rotating })
 // #endregion

@@ -1,31 +1,32 @@
 /**
  * The code of docs/effect-ai.md. Each `#region` is copied into the guide by
  * scripts/sync-guides.mjs; `pnpm check` type-checks this file — in
- * particular the one provider-agnostic program, run on Claude Code and on
- * Anthropic's API — and test/guides-effect-ai.test.ts runs it. A block's own
+ * particular the one provider-agnostic program — and
+ * test/guides/effect-ai.test.ts runs it. (Its `anthropic` region waits: no
+ * `@effect/ai-anthropic` loads on effect 4.1.5.) A block's own
  * imports are in its region.
  */
 // #region imports
 import { ClaudeCodeLanguageModel } from "@claude-effect/ai"
 import { ClaudeCode, type ClaudeError } from "@claude-effect/sdk"
-import type { AiError } from "@effect/ai"
-import { LanguageModel, Tool, Toolkit } from "@effect/ai"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { Console, Context, Effect, Layer, Schema, Stream } from "effect"
+import type { AiError } from "effect/ai"
+import { LanguageModel, Tool, Toolkit } from "effect/ai"
 // #endregion
 
 // #region agnostic
 // An application service, and a tool whose handler uses it.
-class Orders extends Context.Tag("app/Orders")<Orders, {
+class Orders extends Context.Service<Orders, {
   readonly status: (id: string) => Effect.Effect<"shipped" | "pending", UnknownOrder>
-}>() {}
+}>()("app/Orders") {}
 
 class UnknownOrder extends Schema.TaggedError<UnknownOrder>()("UnknownOrder", { id: Schema.String }) {}
 
 const OrderStatus = Tool.make("OrderStatus", {
   description: "The shipping status of an order, by id (e.g. A-1001)",
-  parameters: { id: Schema.String },
-  success: Schema.Struct({ id: Schema.String, status: Schema.Literal("shipped", "pending") }),
+  parameters: Schema.Struct({ id: Schema.String }),
+  success: Schema.Struct({ id: Schema.String, status: Schema.Literals(["shipped", "pending"]) }),
   failure: UnknownOrder,
   failureMode: "return" // the model reads the failure and can say so
 })
@@ -57,22 +58,7 @@ const onClaudeCode: Effect.Effect<string, AiError.AiError | ClaudeError.OptionsE
 ).pipe(
   Effect.provide(ClaudeCodeLanguageModel.layer({ model: "sonnet", maxTurns: 8 })),
   Effect.provide(ClaudeCode.layer()),
-  Effect.provide(NodeContext.layer)
-)
-// #endregion
-
-// #region anthropic
-import { AnthropicClient, AnthropicLanguageModel } from "@effect/ai-anthropic"
-import { NodeHttpClient } from "@effect/platform-node"
-import { Config, type ConfigError } from "effect"
-
-// On Anthropic's API through @effect/ai-anthropic: the same program, another layer.
-const onAnthropic: Effect.Effect<string, AiError.AiError | ConfigError.ConfigError, Orders> = answer(
-  "Where is order A-1001?"
-).pipe(
-  Effect.provide(AnthropicLanguageModel.layer({ model: "claude-sonnet-4-5" })),
-  Effect.provide(AnthropicClient.layerConfig({ apiKey: Config.redacted("ANTHROPIC_API_KEY") })),
-  Effect.provide(NodeHttpClient.layerUndici)
+  Effect.provide(NodeServices.layer)
 )
 // #endregion
 
@@ -81,14 +67,14 @@ const withCost = Effect.gen(function*() {
   const response = yield* LanguageModel.generateText({ prompt: "Summarize README.md in one line." })
   // The finish part's metadata.claudeCode, decoded.
   const meta = ClaudeCodeLanguageModel.getProviderMetadata(response)
-  yield* Console.log(`${response.text} (${response.usage.outputTokens} tokens, $${meta?.costUsd})`)
+  yield* Console.log(`${response.text} (${response.usage.outputTokens.total} tokens, $${meta?.costUsd})`)
   yield* Console.log(`session ${meta?.sessionId}, ${meta?.toolCalls.length} tool calls`)
 })
 // #endregion
 
 // #region object
 class Review extends Schema.Class<Review>("Review")({
-  verdict: Schema.Literal("approve", "request-changes"),
+  verdict: Schema.Literals(["approve", "request-changes"]),
   comments: Schema.Array(Schema.Struct({ file: Schema.String, line: Schema.Int, text: Schema.String }))
 }) {}
 
@@ -108,10 +94,13 @@ import { HookLayer, HookResult } from "@claude-effect/sdk"
 // The CLI's own tools in the toolkit: their calls become typed parts too.
 const Builtins = Toolkit.make(ClaudeCodeTool.Bash, ClaudeCodeTool.Read)
 
+// A call's params are unknown in effect 4's response types: decode them with the tool's schema.
+const bashParams = Schema.decodeUnknownSync(ClaudeCodeTool.Bash.parametersSchema)
+
 const audited = Effect.gen(function*() {
   const response = yield* LanguageModel.generateText({ prompt: "Run the tests.", toolkit: Builtins })
   for (const call of response.toolCalls) {
-    if (call.name === "ClaudeCodeBash") yield* Console.log(`ran: ${call.params.command}`)
+    if (call.name === "ClaudeCodeBash") yield* Console.log(`ran: ${bashParams(call.params).command}`)
   }
   for (const result of response.toolResults) {
     if (result.isFailure) yield* Console.log(`${result.name} failed: ${result.result}`)
@@ -151,11 +140,13 @@ const careful = LanguageModel.generateText({
     { role: "system", content: "Be brief." } // a system message after the conversation started
   ]
 }).pipe(
-  Effect.catchTag("MalformedInput", (error) =>
-    error.cause instanceof ClaudeCodeAiError.UnsupportedInputError
+  Effect.catchTag("AiError", (error) => {
+    const typed = ClaudeCodeAiError.cause(error)
+    return typed?._tag === "UnsupportedInputError"
       // "prompt.content[1]: a system message after the conversation started: ..."
-      ? Console.error(`${error.cause.reason} at ${error.cause.path}: ${error.cause.detail}`)
-      : Effect.fail(error))
+      ? Console.error(`${typed.reason} at ${typed.path}: ${typed.detail}`)
+      : Effect.fail(error)
+  })
 )
 // #endregion
 
@@ -184,13 +175,13 @@ import { ScriptedModel } from "@claude-effect/testkit"
 // script calls mcp__app__OrderStatus by its name, as the model does once ToolSearch has loaded it.
 const scripted = answer("Where is order A-1001?").pipe(
   Effect.provide(ClaudeCodeLanguageModel.layer()),
-  Effect.provide(Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env })))),
+  Effect.provide(Layer.unwrap(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env })))),
   Effect.provide(ScriptedModel.layerNode([
     ScriptedModel.toolUse("mcp__app__OrderStatus", { id: "A-1001" }),
     ScriptedModel.text("Order A-1001 has shipped.")
   ])),
   Effect.provide(OrdersLive),
-  Effect.provide(NodeContext.layer)
+  Effect.provide(NodeServices.layer)
 )
 // #endregion
 
@@ -200,7 +191,6 @@ export {
   careful,
   conversation,
   inAnotherDirectory,
-  onAnthropic,
   onClaudeCode,
   Orders,
   OrdersLive,

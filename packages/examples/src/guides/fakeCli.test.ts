@@ -5,7 +5,7 @@
 // #region imports
 import { ClaudeCode, HookLayer, HookResult } from "@claude-effect/sdk"
 import { FakeCli } from "@claude-effect/testkit"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
 // #endregion
@@ -21,7 +21,7 @@ describe("testing guide: FakeCli", () => {
   // runs under the TestClock, in milliseconds.
   const inMemory = (script: FakeCli.FakeCli.Script) =>
     Layer.merge(FakeCli.layer(script), ClaudeCode.layer()).pipe(
-      Layer.provideMerge(NodeContext.layer)
+      Layer.provideMerge(NodeServices.layer)
     )
 
   // The CLI's side of one turn: the model wants to run Bash; the CLI asks the SDK's PreToolUse hooks first.
@@ -61,7 +61,7 @@ describe("testing guide: FakeCli", () => {
     }).pipe(
       Effect.scoped,
       Effect.provide(inMemory({
-        turns: [(cli) => Effect.zipRight(cli.emit(FakeCli.state("running"), FakeCli.init()), cli.exit({ code: 1 }))]
+        turns: [(cli) => Effect.andThen(cli.emit(FakeCli.state("running"), FakeCli.init()), cli.exit({ code: 1 }))]
       }))
     ))
   // #endregion

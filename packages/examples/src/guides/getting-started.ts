@@ -7,7 +7,7 @@
  */
 // #region first-query
 import { ClaudeCode, Protocol } from "@claude-effect/sdk"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Schema, Stream } from "effect"
 
 const isText = Schema.is(Protocol.TextBlock)
@@ -28,32 +28,30 @@ const program = ClaudeCode.query("What is the capital of France? One word.").pip
 
 program.pipe(
   Effect.provide(ClaudeCode.layer()),
-  Effect.provide(NodeContext.layer),
+  Effect.provide(NodeServices.layer),
   NodeRuntime.runMain
 )
 // #endregion
 
 // #region node-spawner
-import { NodeCliSpawner } from "@claude-effect/sdk"
+import { CliSpawner } from "@claude-effect/sdk"
 import { Layer } from "effect"
 
-// On Node: the CLI started with node:child_process directly (else through the platform's CommandExecutor).
-const NodePlatform = Layer.merge(NodeCliSpawner.layer, NodeContext.layer)
+// The CLI started through effect's ChildProcessSpawner (from NodeServices.layer), not node:child_process.
+const ThroughEffect = CliSpawner.layerChildProcess.pipe(Layer.provideMerge(NodeServices.layer))
 
 program.pipe(
   Effect.provide(ClaudeCode.layer()),
-  Effect.provide(NodePlatform),
+  Effect.provide(ThroughEffect),
   NodeRuntime.runMain
 )
 // #endregion
 
 // #region lean-start
-import { NodeCommandExecutor, NodeFileSystem, NodePath } from "@effect/platform-node"
+import { NodeFileSystem, NodePath } from "@effect/platform-node"
 
-// Only the platform services the SDK asks for, provided one after the other.
+// Only the platform services the SDK asks for (FileSystem, Path), provided one after the other.
 const ClaudeOnNode = ClaudeCode.layer().pipe(
-  Layer.provide(NodeCliSpawner.layer),
-  Layer.provide(NodeCommandExecutor.layer),
   Layer.provide(NodeFileSystem.layer),
   Layer.provide(NodePath.layer)
 )

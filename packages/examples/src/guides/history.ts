@@ -5,7 +5,7 @@
 // #region imports
 import type { SessionStore } from "@claude-effect/sdk"
 import { ClaudeCode, SessionHistory } from "@claude-effect/sdk"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { Config, Console, Effect, type Layer, Stream } from "effect"
 // #endregion
 
@@ -97,9 +97,9 @@ const history = SessionHistory.layer()
 // Sessions run with another CLAUDE_CONFIG_DIR in their `env`: read that one.
 const isolated = SessionHistory.layer({ configDir: "/srv/agent/.claude" })
 // Or from configuration.
-const configured = SessionHistory.layerConfig({ configDir: Config.string("AGENT_CONFIG_DIR") })
+const configured = SessionHistory.layerConfig({ configDir: Config.String("AGENT_CONFIG_DIR") })
 
-const program = recent.pipe(Effect.provide(history), Effect.provide(NodeContext.layer))
+const program = recent.pipe(Effect.provide(history), Effect.provide(NodeServices.layer))
 // #endregion
 
 export { configured, isolated, migrate, organize, program, recent, subagents, titleOf, transcript, tryAnotherWay }

@@ -21,9 +21,9 @@ const guard = HookLayer.preToolUse({ matcher: "Bash" }, (input) => {
 
 // #region services
 // A handler may use the application's services; they show in the layer's type.
-class AuditLog extends Context.Tag("app/AuditLog")<AuditLog, {
+class AuditLog extends Context.Service<AuditLog, {
   readonly record: (line: string) => Effect.Effect<void>
-}>() {}
+}>()("app/AuditLog") {}
 
 const audit: Layer.Layer<never, never, AuditLog> = HookLayer.postToolUse(
   { name: "audit" },

@@ -4,13 +4,13 @@
  */
 // #region minimal
 import { ClaudeCode } from "@claude-effect/sdk"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect } from "effect"
 
 ClaudeCode.result("What is the capital of France? One word.").pipe(
   Effect.flatMap((result) => Console.log(result.result)),
   Effect.provide(ClaudeCode.layer()),
-  Effect.provide(NodeContext.layer),
+  Effect.provide(NodeServices.layer),
   NodeRuntime.runMain
 )
 // #endregion

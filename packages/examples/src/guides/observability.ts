@@ -5,11 +5,11 @@
 // #region imports
 import { ClaudeCode, Telemetry } from "@claude-effect/sdk"
 import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
-import * as Otlp from "@effect/opentelemetry/Otlp"
-import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { ConsoleMetricExporter, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics"
 import { ConsoleSpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Console, Effect, Layer, Metric, Stream } from "effect"
+import * as FetchHttpClient from "effect/http/FetchHttpClient"
+import * as Otlp from "effect/observability/Otlp"
 // #endregion
 
 // #region otlp
@@ -41,7 +41,7 @@ const printed = ClaudeCode.query("Prepare the release notes").pipe(
 
 // #region metrics
 // The metrics are ordinary Effect metrics: read them in the program, or let an exporter take them.
-const fallbacksByTimeout = Telemetry.fallbacks.pipe(Metric.tagged("kind", "hook"), Metric.tagged("cause", "timeout"))
+const fallbacksByTimeout = Metric.withAttributes(Telemetry.fallbacks, { kind: "hook", cause: "timeout" })
 
 const report = Effect.gen(function*() {
   const state = yield* Metric.value(fallbacksByTimeout)

@@ -25,7 +25,7 @@ const review = ClaudeCode.query("Review src/ and list the three riskiest functio
 
 // #region sandbox
 // Writes aimed outside the project land in its sandbox/ folder instead: the tool runs with the new input.
-class Project extends Context.Tag("app/Project")<Project, { readonly dir: string }>() {}
+class Project extends Context.Service<Project, { readonly dir: string }>()("app/Project") {}
 
 const sandbox = PermissionGate.layer((request) =>
   Effect.gen(function*() {
@@ -79,9 +79,9 @@ const stopOnNetwork = PermissionGate.layer((request) =>
 // #region timeout
 // A human approves each call, through some service of the application. The CLI would wait forever;
 // the SDK does not: after 2 minutes without an answer the gate denies, and says why.
-class Approvals extends Context.Tag("app/Approvals")<Approvals, {
+class Approvals extends Context.Service<Approvals, {
   readonly ask: (tool: string, input: unknown) => Effect.Effect<boolean>
-}>() {}
+}>()("app/Approvals") {}
 
 const humanInTheLoop = PermissionGate.layer(
   (request) =>

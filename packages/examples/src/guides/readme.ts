@@ -4,7 +4,7 @@
  */
 // #region example
 import { ClaudeCode, HookLayer, HookResult, NodeCliSpawner, PermissionGate, PermissionResult } from "@claude-effect/sdk"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer, Stream } from "effect"
 
 // A hook: refuse `rm -rf` before it runs. The model is told why.
@@ -28,7 +28,7 @@ ClaudeCode.query("Free some disk space in ./tmp").pipe(
   Stream.runForEach((message) => Console.log(message.type)),
   Effect.provide(Layer.mergeAll(guard, gate, ClaudeCode.layer())),
   // NodeCliSpawner: the CLI started with node:child_process directly (docs/getting-started.md).
-  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
+  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeServices.layer)),
   NodeRuntime.runMain
 )
 // #endregion

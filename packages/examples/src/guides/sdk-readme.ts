@@ -8,13 +8,13 @@ import { ClaudeCode, McpServer, McpTool } from "@claude-effect/sdk"
 import { Context, Effect, Schema, Stream } from "effect"
 
 // Your service.
-class Inventory extends Context.Tag("app/Inventory")<Inventory, {
+class Inventory extends Context.Service<Inventory, {
   readonly stock: (sku: string) => Effect.Effect<number>
-}>() {}
+}>()("app/Inventory") {}
 
 const lookup = McpTool.make("lookup", {
   description: "Look up the stock of a product",
-  parameters: Schema.Struct({ sku: Schema.String.pipe(Schema.pattern(/^SKU-\d+$/)) }),
+  parameters: Schema.Struct({ sku: Schema.String.check(Schema.isPattern(/^SKU-\d+$/)) }),
   annotations: { readOnlyHint: true }
 }, ({ sku }) =>
   Effect.gen(function*() {

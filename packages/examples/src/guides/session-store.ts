@@ -4,9 +4,8 @@
  */
 // #region imports
 import { ClaudeCode, SessionStore } from "@claude-effect/sdk"
-import { SqlSessionStore } from "@claude-effect/sql"
+import { SqliteClient, SqlSessionStore } from "@claude-effect/sql"
 import { PgClient } from "@effect/sql-pg"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Config, Console, Effect, Layer, Option } from "effect"
 // #endregion
 
@@ -27,7 +26,7 @@ const sqliteStore = SqlSessionStore.layer().pipe(
 // #region postgres
 // Several machines: PostgreSQL, from the environment (DATABASE_URL).
 const postgresStore = SqlSessionStore.layer().pipe(
-  Layer.provide(PgClient.layerConfig({ url: Config.redacted("DATABASE_URL") }))
+  Layer.provide(PgClient.layerConfig({ url: Config.Redacted("DATABASE_URL") }))
 )
 // #endregion
 

@@ -5,12 +5,12 @@
 // #region imports
 import type { Protocol } from "@claude-effect/sdk"
 import { ClaudeCode } from "@claude-effect/sdk"
-import { Console, Effect, Fiber, Logger, LogLevel, Stream } from "effect"
+import { Console, Effect, Fiber, References, Stream } from "effect"
 // #endregion
 
 // #region pool-imports
 import { HookLayer, HookResult, PermissionGate, PermissionResult, SessionPool } from "@claude-effect/sdk"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { Layer } from "effect"
 // #endregion
 
@@ -33,7 +33,7 @@ const impatient = Effect.scoped(
     const session = yield* ClaudeCode.session()
     const long = yield* session.turn("Write a 2,000-word essay on type systems.").pipe(
       Stream.runCollect,
-      Effect.fork
+      Effect.forkChild
     )
     yield* Effect.sleep("3 seconds")
     yield* session.interrupt // the turn ends with an error_during_execution result
@@ -83,7 +83,7 @@ const tallied = Effect.scoped(
     yield* session.endInput
     const counts = new Map<string, number>()
     yield* session.messages.pipe(
-      Stream.runForEachChunk((chunk) => {
+      Stream.runForEachArray((chunk) => {
         for (const message of chunk) counts.set(message.type, (counts.get(message.type) ?? 0) + 1)
         return Effect.void
       })
@@ -108,7 +108,7 @@ const diagnosed = Effect.scoped(
     yield* session.stderr.pipe(
       Stream.filter((line) => line.includes("[ERROR]")),
       Stream.runForEach((line) => Console.error(line)),
-      Effect.fork
+      Effect.forkChild
     )
     yield* session.turn("Check the MCP servers.").pipe(Stream.runDrain)
   })
@@ -119,7 +119,7 @@ const diagnosed = Effect.scoped(
 // Or as a sink: every line goes to the program's logger (here at Debug level).
 const logged = ClaudeCode.query("Hi", { stderr: Effect.logDebug }).pipe(
   Stream.runDrain,
-  Logger.withMinimumLogLevel(LogLevel.Debug)
+  Effect.provideService(References.MinimumLogLevel, "Debug")
 )
 // #endregion
 
@@ -159,7 +159,7 @@ const chat = Effect.scoped(
 )
 
 // Run with NodeRuntime.runMain: the pool's processes are shut down when the program ends.
-const main = Effect.zipRight(answer, chat).pipe(Effect.provide(Pool), Effect.provide(NodeContext.layer))
+const main = Effect.andThen(answer, chat).pipe(Effect.provide(Pool), Effect.provide(NodeServices.layer))
 // #endregion
 
 // #region pool-status

@@ -4,8 +4,7 @@
  * test/guides-readmes.test.ts runs it.
  */
 // #region store
-import { SqlSessionStore } from "@claude-effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SqliteClient, SqlSessionStore } from "@claude-effect/sql"
 import { Layer } from "effect"
 
 // every session started under this layer mirrors its transcript to sessions.db,

@@ -11,7 +11,7 @@ import { Console, Effect, Schema, Stream } from "effect"
 // #region structured
 class Verdict extends Schema.Class<Verdict>("Verdict")({
   safe: Schema.Boolean,
-  risk: Schema.Literal("low", "medium", "high"),
+  risk: Schema.Literals(["low", "medium", "high"]),
   reasons: Schema.Array(Schema.String)
 }) {}
 
@@ -47,7 +47,7 @@ const inSession = Effect.scoped(
     const result = yield* session.turn("Is `git clean -fdx` safe here?").pipe(
       Stream.filter(Protocol.isResultMessage),
       Stream.runLast,
-      Effect.flatten
+      Effect.flatMap(Effect.fromOption)
     )
     return yield* StructuredOutput.decode(Verdict, result)
   })

@@ -6,11 +6,10 @@
 import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, SessionStore } from "@claude-effect/sdk"
 import { SqlSessionStore } from "@claude-effect/sql"
 import { Arbitraries, HookTest, PostgresServer, ScriptedModel } from "@claude-effect/testkit"
-import { FileSystem } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { PgClient } from "@effect/sql-pg"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Option, Redacted, Stream } from "effect"
+import { Effect, FileSystem, Layer, Option, Redacted, Stream } from "effect"
 import * as Path from "node:path"
 // #endregion
 
@@ -45,7 +44,7 @@ const sandboxFor = (dir: string) =>
 // #region layer
 // The real CLI against a scripted model, in a fresh working directory.
 const scripted = (script: ReadonlyArray<ScriptedModel.Step>) =>
-  Layer.unwrapScoped(
+  Layer.unwrap(
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const cwd = yield* fs.makeTempDirectoryScoped()
@@ -54,7 +53,7 @@ const scripted = (script: ReadonlyArray<ScriptedModel.Step>) =>
     })
   ).pipe(
     Layer.provideMerge(ScriptedModel.layerNode(script)),
-    Layer.provideMerge(NodeContext.layer)
+    Layer.provideMerge(NodeServices.layer)
   )
 // #endregion
 
@@ -128,7 +127,7 @@ describe("testing guide", () => {
   // #region postgres
   // A throwaway PostgreSQL: this machine's binaries, a fresh data directory, a free port on 127.0.0.1,
   // stopped and removed when the scope closes (and killed with the test process, should that die first).
-  const postgres = Layer.unwrapEffect(
+  const postgres = Layer.unwrap(
     Effect.map(PostgresServer.PostgresServer, (server) => PgClient.layer({ url: Redacted.make(server.url) }))
   ).pipe(Layer.provideMerge(PostgresServer.layer()))
 
@@ -161,7 +160,7 @@ describe("testing guide", () => {
           : undefined
         return finalPath === undefined || isInside(HookTest.defaultCwd, String(finalPath))
       }).pipe(Effect.provide(sandboxFor(HookTest.defaultCwd))),
-    { fastCheck: { numRuns: 300 } }
+    { arbitrary: { runs: 300 } }
   )
   // #endregion
 })

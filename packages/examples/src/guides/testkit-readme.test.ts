@@ -5,12 +5,11 @@
 // #region quick-start
 import { ClaudeCode } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import { FileSystem } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
+import { NodeServices } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { Effect, Stream } from "effect"
+import { Effect, FileSystem, Stream } from "effect"
 
-layer(NodeContext.layer, { excludeTestServices: true })("my agent", (it) => {
+layer(NodeServices.layer, { excludeTestServices: true })("my agent", (it) => {
   it.effect("runs a tool", () =>
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
@@ -36,27 +35,30 @@ layer(NodeContext.layer, { excludeTestServices: true })("my agent", (it) => {
 
 // #region command
 import { CliLocator } from "@claude-effect/sdk"
-import { Command } from "@effect/platform"
+import { ChildProcess } from "effect/process"
 
-// The CLI as a Command: one prompt on stdin, the stream-json lines on stdout (until stdin ends).
+// The CLI as a ChildProcess: one prompt on stdin, the stream-json lines on stdout (until stdin ends).
 const claudeCommand = (cwd: string, prompt: string) =>
   Effect.gen(function*() {
     const executable = yield* CliLocator.locate()
-    return Command.make(executable, "--output-format", "stream-json", "--verbose", "--input-format", "stream-json")
-      .pipe(
-        Command.workingDirectory(cwd),
-        Command.env(yield* ScriptedModel.cliEnv), // over process.env, which the CLI still needs (PATH)
-        Command.stdin(
-          Stream.make(
-            JSON.stringify({
-              type: "user",
-              message: { role: "user", content: prompt },
-              parent_tool_use_id: null,
-              session_id: ""
-            }) + "\n"
-          ).pipe(Stream.encodeText)
-        )
-      )
+    return ChildProcess.make(
+      executable,
+      ["--output-format", "stream-json", "--verbose", "--input-format", "stream-json"],
+      {
+        cwd,
+        env: yield* ScriptedModel.cliEnv,
+        extendEnv: true, // over process.env, which the CLI still needs (PATH)
+        forceKillAfter: "3 seconds", // SIGKILL if SIGTERM has not ended it (the default waits forever)
+        stdin: Stream.make(
+          JSON.stringify({
+            type: "user",
+            message: { role: "user", content: prompt },
+            parent_tool_use_id: null,
+            session_id: ""
+          }) + "\n"
+        ).pipe(Stream.encodeText)
+      }
+    )
   })
 // #endregion
 
@@ -90,7 +92,7 @@ import { Layer } from "effect"
 
 const inMemory = (script: FakeCli.FakeCli.Script) =>
   Layer.merge(FakeCli.layer(script), ClaudeCode.layer()).pipe(
-    Layer.provideMerge(NodeContext.layer)
+    Layer.provideMerge(NodeServices.layer)
   )
 
 it.effect("a crash mid-turn is a CliExitError that says so", () =>
@@ -101,7 +103,7 @@ it.effect("a crash mid-turn is a CliExitError that says so", () =>
   }).pipe(
     Effect.scoped,
     Effect.provide(inMemory({
-      turns: [(cli) => Effect.zipRight(cli.emit(FakeCli.state("running"), FakeCli.init()), cli.exit({ code: 1 }))]
+      turns: [(cli) => Effect.andThen(cli.emit(FakeCli.state("running"), FakeCli.init()), cli.exit({ code: 1 }))]
     }))
   ))
 // #endregion
@@ -139,17 +141,17 @@ const noSecrets = HookLayer.preToolUse({ matcher: "Write" }, (input) =>
     })
   ))
 
-it.prop("a schema is a generator", [ToolInputs.Bash], ([bash]) => typeof bash.command === "string")
+it.prop("a schema is a generator", [ToolInputs.Bash.arbitrary], ([bash]) => typeof bash.command === "string")
 // #endregion
 
 // #region postgres
 import { PostgresServer } from "@claude-effect/testkit"
-import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 
 // PgClient on a throwaway server: it starts with the layer and is gone with it.
-const PostgresLive = Layer.unwrapEffect(
+const PostgresLive = Layer.unwrap(
   Effect.map(PostgresServer.PostgresServer, (server) => PgClient.layer({ url: Redacted.make(server.url) }))
 ).pipe(Layer.provideMerge(PostgresServer.layer()))
 
@@ -175,12 +177,17 @@ it.effect("the Write hook denies .env files and malformed input, and lets other 
     assert.isUndefined(fine.permissionDecision)
   }).pipe(Effect.provide(noSecrets)))
 
-layer(NodeContext.layer, { excludeTestServices: true })("the README's scripts and command, on the real CLI", (it) => {
+import { ChildProcessSpawner } from "effect/process"
+
+layer(NodeServices.layer, { excludeTestServices: true })("the README's scripts and command, on the real CLI", (it) => {
   it.effect("the Command runs the CLI against the scripted model", () =>
     Effect.gen(function*() {
       const fs = yield* FileSystem.FileSystem
       const cwd = yield* fs.makeTempDirectoryScoped()
-      const out = yield* Effect.flatMap(claudeCommand(cwd, "hi"), Command.string).pipe(Effect.timeout("60 seconds"))
+      const spawner = yield* ChildProcessSpawner.ChildProcessSpawner
+      const out = yield* Effect.flatMap(claudeCommand(cwd, "hi"), (command) => spawner.string(command)).pipe(
+        Effect.timeout("60 seconds")
+      )
       const result = out.split("\n").filter((line) => line.length > 0).map((line) => JSON.parse(line)).at(-1)
       assert.deepInclude(result, { type: "result", result: "Hello from the Command." })
       assert.isTrue((yield* ScriptedModel.lastTurnRequest).lastUserText.endsWith("hi"))

@@ -19,16 +19,16 @@ import { Context, Effect, Layer, Schema, Stream } from "effect"
 
 // #region tool
 // An application service the tool uses.
-class Inventory extends Context.Tag("app/Inventory")<Inventory, {
+class Inventory extends Context.Service<Inventory, {
   readonly stock: (sku: string) => Effect.Effect<number, OutOfCatalog>
-}>() {}
+}>()("app/Inventory") {}
 
 class OutOfCatalog extends Schema.TaggedError<OutOfCatalog>()("OutOfCatalog", { message: Schema.String }) {}
 
 const lookup = McpTool.make("lookup", {
   description: "How many units of a product are in stock",
   parameters: Schema.Struct({
-    sku: Schema.String.pipe(Schema.pattern(/^SKU-\d+$/)),
+    sku: Schema.String.check(Schema.isPattern(/^SKU-\d+$/)),
     minimum: Schema.optional(Schema.NumberFromString) // the model sends "10"; the handler gets 10
   }),
   annotations: { readOnlyHint: true }
@@ -66,7 +66,7 @@ const program = Effect.gen(function*() {
 // #region results
 const results = McpTool.make("report", {
   description: "Results of each kind",
-  parameters: Schema.Struct({ kind: Schema.Literal("text", "structured", "error") })
+  parameters: Schema.Struct({ kind: Schema.Literals(["text", "structured", "error"]) })
 }, ({ kind }) =>
   Effect.succeed(
     kind === "text"
@@ -113,7 +113,7 @@ const stockBySku = McpResource.template({
   name: "stock",
   description: "The stock of one product",
   mimeType: "application/json",
-  parameters: Schema.Struct({ sku: Schema.String.pipe(Schema.pattern(/^SKU-\d+$/)) })
+  parameters: Schema.Struct({ sku: Schema.String.check(Schema.isPattern(/^SKU-\d+$/)) })
 }, ({ sku }) =>
   Effect.gen(function*() {
     const inventory = yield* Inventory
@@ -127,7 +127,7 @@ const catalog = McpServer.make({ name: "catalog", resources: [returnsPolicy, sto
 const restock = McpPrompt.make("restock", {
   description: "Plan a restock",
   parameters: Schema.Struct({
-    sku: Schema.String.annotations({ description: "The product" }),
+    sku: Schema.String.annotate({ description: "The product" }),
     quantity: Schema.optional(Schema.NumberFromString) // MCP passes "40"; the handler gets 40
   })
 }, ({ quantity, sku }) => Effect.succeed(`Plan a restock of ${quantity ?? 10} units of ${sku}.`))
@@ -154,7 +154,7 @@ const reserve = McpTool.make("reserve", {
     // A flat form, derived from the Schema; an accepted answer comes back decoded by it.
     const answer = yield* context.elicit(
       `How many units of ${sku}?`,
-      Schema.Struct({ units: Schema.Int.pipe(Schema.positive()), express: Schema.optional(Schema.Boolean) })
+      Schema.Struct({ units: Schema.Int.check(Schema.isGreaterThan(0)), express: Schema.optional(Schema.Boolean) })
     )
     return answer.action === "accept"
       ? `reserved ${answer.content.units} of ${sku}`

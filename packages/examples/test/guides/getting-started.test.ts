@@ -5,7 +5,7 @@
  */
 import { ClaudeCode } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
@@ -23,15 +23,13 @@ const initOf = (options: Parameters<typeof ClaudeCode.query>[1]) =>
   ClaudeCode.query("Hi", options).pipe(
     Stream.runCollect,
     Effect.map((messages) =>
-      Array.from(messages).find((message) =>
-        message.type === "system" && "subtype" in message && message.subtype === "init"
-      )
+      messages.find((message) => message.type === "system" && "subtype" in message && message.subtype === "init")
     )
   )
 
 /** A scripted model answering "Hello.", and a fresh directory to run in. */
 const model = ScriptedModel.layerNode([ScriptedModel.rule(() => ScriptedModel.text("Hello."))]).pipe(
-  Layer.provideMerge(NodeContext.layer)
+  Layer.provideMerge(NodeServices.layer)
 )
 
 const tempDir = Effect.acquireRelease(
@@ -66,9 +64,9 @@ describe("docs/getting-started.md, on the real CLI", () => {
       const env = yield* ScriptedModel.cliEnv
       const init = yield* initOf({ cwd: yield* tempDir, env }).pipe(
         Effect.provide(guide.ClaudeFromEnv),
-        Effect.withConfigProvider(
-          ConfigProvider.fromMap(new Map([["CLAUDE_MODEL", "haiku"], ["CLAUDE_PERMISSION_MODE", "dontAsk"]]))
-        )
+        Effect.provide(ConfigProvider.layer(
+          ConfigProvider.fromEnv({ env: { CLAUDE_MODEL: "haiku", CLAUDE_PERMISSION_MODE: "dontAsk" } })
+        ))
       )
       assert.deepInclude(init, { permissionMode: "dontAsk" })
       assert.include((yield* ScriptedModel.lastTurnRequest).model, "haiku")

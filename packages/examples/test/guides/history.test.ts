@@ -48,7 +48,7 @@ const firstSession = Effect.gen(function*() {
   return result.session_id
 })
 
-const history = Layer.unwrapEffect(Effect.map(configDir, (dir) => SessionHistory.layer({ configDir: dir })))
+const history = Layer.unwrap(Effect.map(configDir, (dir) => SessionHistory.layer({ configDir: dir })))
 
 describe("docs/history.md, on the real CLI", () => {
   it.live("list, read, layers, errors: the session is listed, read back, and looked up", () =>
@@ -60,7 +60,7 @@ describe("docs/history.md, on the real CLI", () => {
       yield* guide.program
       yield* guide.recent.pipe(
         Effect.provide(guide.configured),
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["AGENT_CONFIG_DIR", yield* configDir]])))
+        Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { AGENT_CONFIG_DIR: yield* configDir } })))
       )
       assert.strictEqual(lines.filter((line) => line.startsWith(`${id}  `)).length, 2, lines.join("\n"))
       lines.length = 0

@@ -44,7 +44,7 @@ describe("docs/hooks.md, on the real CLI", () => {
       const logged: Array<string> = []
       yield* hooks.run.pipe(
         Effect.provide(
-          Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void logged.push(String(message))))
+          Logger.layer([Logger.make(({ message }) => void logged.push(String(message)))])
         )
       )
       assert.isTrue(Fs.existsSync(Path.join(cwd, "build", "out.js")))

@@ -16,10 +16,7 @@ import * as Path from "node:path"
 import * as Example from "../../src/Example.js"
 import * as guide from "../../src/guides/permissions.js"
 
-const bashAllowed = Telemetry.permissionDecisions.pipe(
-  Metric.tagged("tool", "Bash"),
-  Metric.tagged("decision", "allow")
-)
+const bashAllowed = Metric.withAttributes(Telemetry.permissionDecisions, { tool: "Bash", decision: "allow" })
 
 describe("docs/permissions.md, on the real CLI", () => {
   it.live("basic: a read-only session reads, and its Write is refused with the gate's reason", () =>

@@ -5,7 +5,7 @@
  * they print, what the model was sent, and what they did on disk.
  */
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -26,7 +26,7 @@ interface Output {
 /** Runs a guide file with tsx in `cwd`, the scripted model's environment over this process's; killed with the fiber. */
 const runFile = (file: string, cwd: string = examples) =>
   Effect.flatMap(ScriptedModel.cliEnv, (cliEnv) =>
-    Effect.async<Output>((resume) => {
+    Effect.callback<Output>((resume) => {
       const child = ChildProcess.spawn(tsx, [Path.join(examples, file)], {
         cwd,
         env: { ...process.env, ...cliEnv, NO_COLOR: "1" }
@@ -38,7 +38,7 @@ const runFile = (file: string, cwd: string = examples) =>
       child.on("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
       return Effect.sync(() => child.kill("SIGKILL"))
     })).pipe(
-      Effect.timeoutFail({ duration: "90 seconds", onTimeout: () => new Error(`${file} did not finish`) }),
+      Effect.timeoutOrElse({ duration: "90 seconds", orElse: () => Effect.fail(new Error(`${file} did not finish`)) }),
       Effect.orDie,
       Effect.tap((output) => Effect.sync(() => assert.strictEqual(output.code, 0, output.stderr)))
     )
@@ -53,7 +53,7 @@ const tempDir = Effect.acquireRelease(
 const scripted =
   (script: ReadonlyArray<ScriptedModel.Step>) =>
   <A, E>(self: Effect.Effect<A, E, ScriptedModel.ScriptedModel | Scope.Scope>) =>
-    self.pipe(Effect.provide(ScriptedModel.layerNode(script)), Effect.provide(NodeContext.layer), Effect.scoped)
+    self.pipe(Effect.provide(ScriptedModel.layerNode(script)), Effect.provide(NodeServices.layer), Effect.scoped)
 
 describe("README and guides, their programs run as files against the scripted model", () => {
   it.live("README, Install: the minimal program prints the model's answer", () =>
@@ -102,7 +102,7 @@ describe("README and guides, their programs run as files against the scripted mo
     }).pipe(scripted([ScriptedModel.text("It drives the Claude Code CLI from Effect.")])), 120_000)
 
   it.live(
-    "Getting started: the first query, on NodeCliSpawner, and on the lean layers, each print the answer",
+    "Getting started: the first query, through effect's ChildProcessSpawner, and on the lean layers, each print the answer",
     () =>
       Effect.gen(function*() {
         const output = yield* runFile("src/guides/getting-started.ts", yield* tempDir)

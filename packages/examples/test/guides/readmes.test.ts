@@ -13,21 +13,7 @@ import * as Path from "node:path"
 import * as Example from "../../src/Example.js"
 import * as sdk from "../../src/guides/sdk-readme.js"
 import * as sql from "../../src/guides/sql-readme.js"
-
-/** A fresh directory, this process's working directory for the scope. */
-const inTempDir = Effect.acquireRelease(
-  Effect.sync(() => {
-    const before = process.cwd()
-    const dir = Fs.realpathSync(Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-readme-")))
-    process.chdir(dir)
-    return { before, dir }
-  }),
-  ({ before, dir }) =>
-    Effect.sync(() => {
-      process.chdir(before)
-      Fs.rmSync(dir, { recursive: true, force: true })
-    })
-)
+import { inTempDir } from "./tempDir.js"
 
 describe("packages/sdk/README.md, on the real CLI", () => {
   it.live("an in-process tool: the model calls lookup, the handler asks Inventory, the answer is structured", () =>
@@ -48,7 +34,7 @@ describe("packages/sql/README.md, on the real CLI", () => {
   it.live("the store: sessions.db in the working directory, and a resume from it under another HOME", () =>
     Effect.gen(function*() {
       // the store's file is relative: make the working directory a fresh one before the layer opens it
-      const { dir } = yield* inTempDir
+      const { dir } = yield* inTempDir("claude-effect-readme-")
       yield* Effect.gen(function*() {
         const env = yield* ScriptedModel.cliEnv
         const first = yield* ClaudeCode.result("The code word is plum.", { cwd: dir, env })

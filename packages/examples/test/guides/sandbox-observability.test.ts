@@ -64,7 +64,7 @@ describe("docs/sandbox.md, on the real CLI", () => {
 
 /** An OTLP/HTTP collector on 127.0.0.1:4318 (the guide's address) that keeps the paths it was sent to. */
 const collector = Effect.acquireRelease(
-  Effect.async<{ readonly server: Http.Server; readonly paths: Array<string> }, Error>((resume) => {
+  Effect.callback<{ readonly server: Http.Server; readonly paths: Array<string> }, Error>((resume) => {
     const paths: Array<string> = []
     const server = Http.createServer((request, response) => {
       paths.push(request.url ?? "")
@@ -73,7 +73,7 @@ const collector = Effect.acquireRelease(
     server.once("error", (error) => resume(Effect.fail(error)))
     server.listen(4318, "127.0.0.1", () => resume(Effect.succeed({ server, paths })))
   }),
-  ({ server }) => Effect.async<void>((resume) => void server.close(() => resume(Effect.void)))
+  ({ server }) => Effect.callback<void>((resume) => void server.close(() => resume(Effect.void)))
 )
 
 describe("docs/observability.md, on the real CLI", () => {

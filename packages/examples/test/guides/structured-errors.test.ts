@@ -5,11 +5,12 @@
  */
 import { ClaudeCode, ClaudeError } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { afterEach, assert, describe, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
+
 import * as Example from "../../src/Example.js"
 import * as errors from "../../src/guides/errors.js"
 import * as structured from "../../src/guides/structured-output.js"
@@ -27,9 +28,9 @@ const printed = () => {
 }
 
 /** ClaudeCode on the guide's own scripted model (its `model` layer). */
-const onGuideModel = Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env }))).pipe(
+const onGuideModel = Layer.unwrap(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env }))).pipe(
   Layer.provideMerge(structured.model),
-  Layer.provideMerge(NodeContext.layer),
+  Layer.provideMerge(NodeServices.layer),
   Layer.orDie
 )
 
@@ -66,7 +67,7 @@ describe("docs/errors.md, on the real CLI", () => {
     Effect.gen(function*() {
       const lines = printed()
       yield* errors.report.pipe(
-        Effect.provide(ClaudeCode.layer({ executable: "/nonexistent/claude" }).pipe(Layer.provide(NodeContext.layer)))
+        Effect.provide(ClaudeCode.layer({ executable: "/nonexistent/claude" }).pipe(Layer.provide(NodeServices.layer)))
       )
       assert.strictEqual(lines.length, 1)
       assert.match(lines[0]!, /^Install the CLI: /)
@@ -94,7 +95,7 @@ describe("docs/errors.md, on the real CLI", () => {
   it.live("retry: a query that succeeds is not retried", () =>
     Effect.gen(function*() {
       const messages = yield* errors.resilient
-      assert.strictEqual(Array.from(messages).at(-1)?.type, "result")
+      assert.strictEqual(messages.at(-1)?.type, "result")
       assert.strictEqual((yield* ScriptedModel.turnRequests).length, 1)
     }).pipe(Effect.provide(Example.layerScripted([ScriptedModel.text("It exports ClaudeCode.")]))))
 

@@ -6,7 +6,7 @@
  */
 import { ClaudeCode, McpServer } from "@claude-effect/sdk"
 import { FakeCli, ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -131,6 +131,6 @@ describe("docs/tools.md, on the real CLI", () => {
       )
     }).pipe(
       Effect.provide(FakeCli.layer()),
-      Effect.provide(ClaudeCode.layer({ executable: process.execPath }).pipe(Layer.provideMerge(NodeContext.layer)))
+      Effect.provide(ClaudeCode.layer({ executable: process.execPath }).pipe(Layer.provideMerge(NodeServices.layer)))
     ))
 })

@@ -5,9 +5,9 @@
  * and `allowed.txt` (the gate allows). Usage: `node agent.js <working dir>`.
  * It prints one JSON line: the result text and the gate's questions.
  */
-import { ClaudeCode, NodeCliSpawner } from "@claude-effect/sdk"
+import { ClaudeCode, CliSpawner } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 import { asked, gate, guard } from "./policy.js"
 
@@ -20,13 +20,14 @@ const model = ScriptedModel.layerNode([
 ])
 
 // The CLI talks to the scripted model: its environment comes from the model.
-const claude = Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ cwd, env })))
+const claude = Layer.unwrap(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ cwd, env })))
 
 ClaudeCode.result("Write the two files.").pipe(
   Effect.flatMap((result) => Console.log(JSON.stringify({ result: result.result, asked }))),
   Effect.provide(Layer.mergeAll(guard, gate, claude)),
   Effect.provide(model),
-  // The CLI started as getting-started.md recommends on Node (bundle.ts keeps the CommandExecutor).
-  Effect.provide(Layer.merge(NodeCliSpawner.layer, NodeContext.layer)),
+  // The CLI started through effect's ChildProcessSpawner, as getting-started.md shows (ai-agent.ts and bundle.ts
+  // start it with the default, NodeCliSpawner).
+  Effect.provide(CliSpawner.layerChildProcess.pipe(Layer.provideMerge(NodeServices.layer))),
   NodeRuntime.runMain
 )

@@ -5,10 +5,10 @@
  */
 import { ClaudeCode, CliLocator } from "@claude-effect/sdk"
 import { ScriptedModel } from "@claude-effect/testkit"
-import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { Console, Effect, Layer } from "effect"
 
-const claude = Layer.unwrapEffect(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env })))
+const claude = Layer.unwrap(Effect.map(ScriptedModel.cliEnv, (env) => ClaudeCode.layer({ env })))
 
 Effect.gen(function*() {
   yield* Console.log(`executable: ${yield* CliLocator.locate()}`)
@@ -17,6 +17,6 @@ Effect.gen(function*() {
 }).pipe(
   Effect.provide(claude),
   Effect.provide(ScriptedModel.layerNode([ScriptedModel.text("Hello from a bundle.")])),
-  Effect.provide(NodeContext.layer),
+  Effect.provide(NodeServices.layer),
   NodeRuntime.runMain
 )

@@ -3,14 +3,14 @@
  * in a line a user can act on: the field that is wrong, what it should be and
  * what it was — `hookSpecificOutput.permissionDecision: Expected "allow" |
  * "deny" | "ask" | "defer", actual "maybe"` — rather than the whole answer
- * schema, which the tree formatter prints in full (kilobytes for a hook
+ * schema, which a tree formatter prints in full (kilobytes for a hook
  * output, whose `hookSpecificOutput` is a union of every event's).
  *
  * @internal
  */
-import * as Either from "effect/Either"
-import type * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import type * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
 import { formatPath, joinLines, problemLine, problemsOf } from "./issuePath.js"
 import { answerValidator } from "./protocol/validator.js"
 
@@ -18,9 +18,10 @@ const MAX_EXPECTED = 120
 const MAX_ACTUAL = 60
 const MAX_LINES = 5
 
-// A long expected type is a whole schema: say what kind of value it is instead.
+// A long expected type, or a struct (effect 4 abbreviates it to `{ readonly "behavior": "allow", ... }`), is a
+// whole schema: say what kind of value it is instead.
 const shortExpected = (expected: string): string =>
-  expected.length <= MAX_EXPECTED
+  expected.length <= MAX_EXPECTED && !expected.includes(", ... }")
     ? expected
     : expected.startsWith("{") || expected.includes(" | {")
     ? "an object (see the answer's type)"
@@ -37,7 +38,7 @@ const shortActual = (actual: string): string => actual.length <= MAX_ACTUAL ? ac
  *
  * @internal
  */
-export const format = (issue: ParseResult.ParseIssue, subject: string): string =>
+export const format = (issue: SchemaIssue.Issue, subject: string): string =>
   joinLines(
     problemsOf(issue).map((problem) =>
       problem.expected === undefined
@@ -56,14 +57,16 @@ export const format = (issue: ParseResult.ParseIssue, subject: string): string =
  *
  * @internal
  */
-export const validator = <A>(
-  schema: Schema.Schema<A, any, never>,
+export const validator = <S extends Schema.Top>(
+  schema: S,
   subject: string
-): (answer: unknown) => Either.Either<A, string> => {
+): (answer: unknown) => Result.Result<S["Type"], string> => {
   const validate = answerValidator(schema)
   return (answer) => {
     const valid = validate(answer)
-    // A valid answer's Right is passed on as it is (no copy per answer on the hot path).
-    return Either.isLeft(valid) ? Either.left(format(valid.left, subject)) : valid as Either.Either<A, never>
+    // A valid answer's Success is passed on as it is (no copy per answer on the hot path).
+    return Result.isFailure(valid)
+      ? Result.fail(format(valid.failure, subject))
+      : valid as Result.Result<S["Type"], never>
   }
 }

@@ -32,7 +32,7 @@ export const isClaudeError = (u: unknown): u is ClaudeError => Predicate.hasProp
  * @category Schemas
  */
 export class LocatorAttempt extends Schema.Class<LocatorAttempt>("@claude-effect/sdk/LocatorAttempt")({
-  source: Schema.Literal("option", "platform-package", "wrapper-package", "path"),
+  source: Schema.Literals(["option", "platform-package", "wrapper-package", "path"]),
   location: Schema.String,
   problem: Schema.String
 }) {}
@@ -46,7 +46,7 @@ export class LocatorAttempt extends Schema.Class<LocatorAttempt>("@claude-effect
 export class CliNotFoundError extends Schema.TaggedError<CliNotFoundError>("@claude-effect/sdk/CliNotFoundError")(
   "CliNotFoundError",
   {
-    reason: Schema.Literal("NotFound", "NotExecutable"),
+    reason: Schema.Literals(["NotFound", "NotExecutable"]),
     attempts: Schema.Array(LocatorAttempt)
   }
 ) {
@@ -90,13 +90,13 @@ export class CliNotFoundError extends Schema.TaggedError<CliNotFoundError>("@cla
 export class CliExitError extends Schema.TaggedError<CliExitError>("@claude-effect/sdk/CliExitError")(
   "CliExitError",
   {
-    reason: Schema.Literal("SpawnFailed", "Exited", "Signaled"),
+    reason: Schema.Literals(["SpawnFailed", "Exited", "Signaled"]),
     exitCode: Schema.NullOr(Schema.Number),
     signal: Schema.NullOr(Schema.String),
     stderrTail: Schema.String,
     detail: Schema.optional(Schema.String),
     duringTurn: Schema.optional(Schema.Boolean),
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   /**
@@ -131,11 +131,11 @@ export class CliExitError extends Schema.TaggedError<CliExitError>("@claude-effe
 export class ProtocolError extends Schema.TaggedError<ProtocolError>("@claude-effect/sdk/ProtocolError")(
   "ProtocolError",
   {
-    reason: Schema.Literal("InvalidJson", "InvalidMessage", "LineTooLong", "EncodeFailed"),
+    reason: Schema.Literals(["InvalidJson", "InvalidMessage", "LineTooLong", "EncodeFailed"]),
     line: Schema.String,
     lineLength: Schema.Number,
     detail: Schema.String,
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   /**
@@ -193,12 +193,12 @@ export class ControlTimeoutError
 export class ControlError extends Schema.TaggedError<ControlError>("@claude-effect/sdk/ControlError")(
   "ControlError",
   {
-    reason: Schema.Literal("ErrorResponse", "InvalidRequest", "InvalidResponse", "Closed"),
+    reason: Schema.Literals(["ErrorResponse", "InvalidRequest", "InvalidResponse", "Closed"]),
     subtype: Schema.String,
     requestId: Schema.String,
     error: Schema.String,
     errorCode: Schema.optional(Schema.String),
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   /**
@@ -225,9 +225,9 @@ export class ControlError extends Schema.TaggedError<ControlError>("@claude-effe
 export class InitializeError extends Schema.TaggedError<InitializeError>("@claude-effect/sdk/InitializeError")(
   "InitializeError",
   {
-    reason: Schema.Literal("Rejected", "Timeout", "CliExited", "InvalidResponse"),
+    reason: Schema.Literals(["Rejected", "Timeout", "CliExited", "InvalidResponse"]),
     detail: Schema.String,
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   /**
@@ -253,9 +253,9 @@ export class InitializeError extends Schema.TaggedError<InitializeError>("@claud
 export class OptionsError extends Schema.TaggedError<OptionsError>("@claude-effect/sdk/OptionsError")(
   "OptionsError",
   {
-    reason: Schema.Literal("InvalidOptions", "Conflict"),
+    reason: Schema.Literals(["InvalidOptions", "Conflict"]),
     detail: Schema.String,
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   /**
@@ -361,7 +361,7 @@ export const noResult = (): ResultError =>
  * - `Mismatch`: the structured output passed the CLI's JSON Schema check but
  *   the Schema rejected it (a check the JSON Schema cannot express: a filter,
  *   a transformation); `value` holds it, `detail` says what is wrong where,
- *   and `cause` is the `ParseError` with its issue.
+ *   and `cause` is the `Schema.SchemaError` with its issue.
  * - `RetriesExhausted`: the model never produced output matching the JSON
  *   Schema, and the CLI gave up (`error_max_structured_output_retries`).
  *
@@ -372,12 +372,12 @@ export class StructuredOutputError
   extends Schema.TaggedError<StructuredOutputError>("@claude-effect/sdk/StructuredOutputError")(
     "StructuredOutputError",
     {
-      reason: Schema.Literal("Missing", "Mismatch", "RetriesExhausted"),
+      reason: Schema.Literals(["Missing", "Mismatch", "RetriesExhausted"]),
       sessionId: Schema.String,
       detail: Schema.String,
       value: Schema.optional(Schema.Unknown),
       result: Schema.optional(Schema.String),
-      cause: Schema.optional(Schema.Defect)
+      cause: Schema.optional(Schema.Defect())
     }
   )
 {
@@ -424,9 +424,10 @@ const json = (value: unknown): string => {
  * mirrored and resumed from) could not do what was asked.
  *
  * - `InvalidKey`: a session key the store cannot hold (empty, or a path
- *   that would leave its place: `/`, `..`); `detail` names the field.
+ *   that would leave its place: `/`, `..`, NUL, a lone surrogate);
+ *   `detail` names the field.
  * - `InvalidEntry`: an entry that is not a transcript line (no string
- *   `type`, not JSON).
+ *   `type`, not JSON, a `uuid` with NUL or a lone surrogate).
  * - `TooLarge`: an entry over the store's size limit; `detail` gives both.
  * - `Unavailable`: the storage behind the store failed (a database that
  *   cannot be reached, a query that failed); `cause` is its error. A
@@ -440,10 +441,10 @@ const json = (value: unknown): string => {
 export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@claude-effect/sdk/SessionStoreError")(
   "SessionStoreError",
   {
-    reason: Schema.Literal("InvalidKey", "InvalidEntry", "TooLarge", "Unavailable", "Timeout"),
-    operation: Schema.Literal("append", "load", "listSessions", "delete", "listSubkeys"),
+    reason: Schema.Literals(["InvalidKey", "InvalidEntry", "TooLarge", "Unavailable", "Timeout"]),
+    operation: Schema.Literals(["append", "load", "listSessions", "delete", "listSubkeys"]),
     detail: Schema.String,
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   /**
@@ -472,7 +473,7 @@ export class SessionStoreError extends Schema.TaggedError<SessionStoreError>("@c
 export class SessionPoolError extends Schema.TaggedError<SessionPoolError>("@claude-effect/sdk/SessionPoolError")(
   "SessionPoolError",
   {
-    reason: Schema.Literal("Closed", "HandlersMismatch"),
+    reason: Schema.Literals(["Closed", "HandlersMismatch"]),
     detail: Schema.String
   }
 ) {
@@ -513,7 +514,7 @@ export type ClaudeError =
  * @category Schemas
  */
 export const ClaudeError: Schema.Union<
-  [
+  readonly [
     typeof CliNotFoundError,
     typeof CliExitError,
     typeof ProtocolError,
@@ -526,7 +527,7 @@ export const ClaudeError: Schema.Union<
     typeof SessionStoreError,
     typeof SessionPoolError
   ]
-> = Schema.Union(
+> = Schema.Union([
   CliNotFoundError,
   CliExitError,
   ProtocolError,
@@ -538,4 +539,4 @@ export const ClaudeError: Schema.Union<
   StructuredOutputError,
   SessionStoreError,
   SessionPoolError
-)
+])

@@ -24,16 +24,12 @@
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
-import * as FiberId from "effect/FiberId"
 import type * as Metric from "effect/Metric"
-import type * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
-import * as Runtime from "effect/Runtime"
+import * as Result from "effect/Result"
 import * as Tracer from "effect/Tracer"
 import * as Telemetry from "./telemetry.js"
 
@@ -80,13 +76,13 @@ export interface Policy<A> {
   /** What the fallback does, for the log line: `fell back`, `fell back to deny`, ... */
   readonly fallsBack: string
   /** The answer to send, or what is wrong with it (the field, what it should be, what it was). */
-  readonly validate: (answer: unknown) => Either.Either<A, string>
+  readonly validate: (answer: unknown) => Result.Result<A, string>
   /** The answer when the handler's own cannot be sent; `cause` is the handler's, when it failed or died. */
   readonly fallback: (reason: FallbackReason, cause: Cause.Cause<unknown> | undefined) => A
   /** The decision an answer stands for (span attribute, metric tag). */
   readonly decisionOf: (answer: A) => string
   /** The counter of decisions, tagged with `decisionTag` (`event`, `tool`) and `decision`. */
-  readonly decisions?: Metric.Metric.Counter<number> | undefined
+  readonly decisions?: Metric.Counter<number> | undefined
   readonly decisionTag?: string | undefined
 }
 
@@ -101,9 +97,10 @@ export interface Call<R> {
   /** Builds the handler's Effect, as the run starts; a throw is the handler's defect. */
   readonly evaluate: () => Effect.Effect<unknown, unknown, R>
   /**
-   * The services the handler runs with (a hook layer's, a gate's: the context it was built in), in
-   * place of the caller's. Its fiber is created with them, which costs a fraction of an
-   * `Effect.provide` around every call.
+   * The services the handler runs with (a hook layer's, a gate's: the context it was built in), over
+   * the caller's (as `Effect.provideContext` would: effect 4 keeps the fiber's references, the logger
+   * and the tracer among them, in the same Context; leave out of it what belongs to the run). Its fiber
+   * is created with them, which costs a fraction of an `Effect.provide` around every call.
    */
   readonly context?: Context.Context<never> | undefined
   readonly timeout: Duration.Duration
@@ -231,11 +228,11 @@ export interface Answerable<A> extends Running {
 
 // An answer whose getters throw (a Proxy, a class with accessors) is an invalid answer, not an
 // exception in the middle of settling the run.
-const validateSafely = <A>(policy: Policy<A>, answer: unknown): Either.Either<A, string> => {
+const validateSafely = <A>(policy: Policy<A>, answer: unknown): Result.Result<A, string> => {
   try {
     return policy.validate(answer)
   } catch (error) {
-    return Either.left(`the answer cannot be read: ${String(error)}`)
+    return Result.fail(`the answer cannot be read: ${String(error)}`)
   }
 }
 
@@ -255,13 +252,13 @@ export const stringify = (value: unknown): string | undefined | null => {
 }
 
 /**
- * Starts `guarded` in ONE fiber of `runtime` (the handler's own), under its
- * deadline on `clock`. Whichever of the handler's exit, the deadline and
+ * Starts `guarded` in ONE fiber run with `context` (the handler's own), under
+ * its deadline on `clock`. Whichever of the handler's exit, the deadline and
  * `cancel` comes first settles the run: the exit is classified, validated and
  * stringified by plain functions, the fallback (with its warning) answers
  * whatever went wrong, the run is recorded on `span` and the metrics, and
  * `deliver` is called with the answer. Settling runs no Effect of its own (the
- * warning, on the rare fallback path, is logged in a fiber of `runtime`): when
+ * warning, on the rare fallback path, is logged in a fiber run with `context`): when
  * the handler answers synchronously, as most do, `deliver` has been called
  * before `start` returns, with no timer set and no trip through the scheduler.
  *
@@ -273,7 +270,7 @@ export const stringify = (value: unknown): string | undefined | null => {
  */
 export const start = <A>(
   guarded: Guarded<A>,
-  runtime: Runtime.Runtime<never>,
+  context: Context.Context<never>,
   clock: Clock.Clock,
   span: Tracer.Span | undefined,
   deliver: (settled: Settled<A>) => void,
@@ -282,22 +279,14 @@ export const start = <A>(
   const { call, policy } = guarded
   const encode = guarded.encode
   const track = guarded.track
-  const started = clock.unsafeCurrentTimeMillis()
+  const started = clock.currentTimeMillisUnsafe()
   let done = false
   const settle = (value: A, json: string, fallback: FallbackReason | undefined): void => {
     done = true
     if (track !== undefined) track(undefined)
     const decision = policy.decisionOf(value)
-    const durationMillis = clock.unsafeCurrentTimeMillis() - started
-    record(
-      policy,
-      call,
-      span,
-      decision,
-      fallback,
-      durationMillis,
-      Telemetry.metricLabelsOf(runtime.fiberRefs)
-    )
+    const durationMillis = clock.currentTimeMillisUnsafe() - started
+    record(policy, call, span, decision, fallback, durationMillis, context)
     deliver({ answer: value, json, decision, fallback, durationMillis })
   }
   const fallBack = (reason: FallbackReason, detail: Cause.Cause<unknown> | string): void => {
@@ -308,20 +297,20 @@ export const start = <A>(
       Effect.annotateLogs(annotations === undefined ? call.annotations() : { ...annotations, ...call.annotations() })
     )
     // Logged before the answer is delivered (a fiber runs synchronously as far as it can).
-    Runtime.runFork(runtime, span === undefined ? log : Effect.withParentSpan(log, span))
+    Effect.runForkWith(context)(span === undefined ? log : Effect.withParentSpan(log, span))
     settle(value, json, reason)
   }
   const onExit = (exit: Option.Option<Exit.Exit<unknown, unknown>>): void => {
     if (Option.isNone(exit)) return fallBack("timeout", `timed out after ${Duration.format(call.timeout)}`)
     if (Exit.isFailure(exit.value)) {
-      return fallBack(Cause.isFailure(exit.value.cause) ? "failure" : "defect", exit.value.cause)
+      return fallBack(Cause.hasFails(exit.value.cause) ? "failure" : "defect", exit.value.cause)
     }
     const valid = validateSafely(policy, exit.value.value)
-    if (Either.isLeft(valid)) return fallBack("invalid_output", valid.left)
-    const json = stringify(encode === undefined ? valid.right : encode(valid.right))
+    if (Result.isFailure(valid)) return fallBack("invalid_output", valid.failure)
+    const json = stringify(encode === undefined ? valid.success : encode(valid.success))
     return typeof json === "string"
-      ? settle(valid.right, json, undefined)
-      : fallBack("invalid_output", jsonProblem(valid.right) ?? "the answer cannot be written as JSON")
+      ? settle(valid.success, json, undefined)
+      : fallBack("invalid_output", jsonProblem(valid.success) ?? "the answer cannot be written as JSON")
   }
   const effect = evaluateSafely(call.evaluate)
   // A decision made as the handler was called has settled the run already: no fiber, nothing to cancel.
@@ -329,12 +318,8 @@ export const start = <A>(
     onExit(Option.some(effect))
     return settledAnswerable
   }
-  const handlerRuntime = call.context === undefined ? runtime : Runtime.make({
-    context: call.context,
-    runtimeFlags: runtime.runtimeFlags,
-    fiberRefs: runtime.fiberRefs
-  })
-  const running = watchFiber(handlerRuntime, clock, effect, call.timeout, span, onExit)
+  const handlerContext = call.context === undefined ? context : Context.merge(context, call.context)
+  const running = watchFiber(handlerContext, clock, effect, call.timeout, span, onExit)
   const answerable: Answerable<A> = {
     cancel: () => {
       if (!running.cancel()) return false
@@ -375,18 +360,19 @@ export const run = <A, B, R>(policy: Policy<A>, call: Call<R>, finish: Finish<A,
 export const runGuarded = <A, B>(guarded: Guarded<A>, finish: Finish<A, B>): Effect.Effect<B> => {
   const call = guarded.call
   return Effect.clockWith((clock) =>
-    Effect.flatMap(Effect.runtime<never>(), (runtime) =>
-      Effect.async<B>((resume) => {
+    Effect.contextWith((context: Context.Context<never>) =>
+      Effect.callback<B>((resume) => {
         const running = start(
           guarded,
-          runtime,
+          context,
           clock,
           call.span,
           (settled) =>
             resume(Effect.succeed(finish(settled.answer, settled.decision, settled.fallback, settled.durationMillis)))
         )
         return Effect.sync(running.cancel)
-      }))
+      })
+    )
   )
 }
 
@@ -398,7 +384,7 @@ const record = (
   decision: string,
   fallback: FallbackReason | undefined,
   durationMillis: number,
-  labels: ReadonlyArray<MetricLabel.MetricLabel>
+  context: Context.Context<never>
 ): void => {
   if (span !== undefined) {
     span.attribute(Telemetry.attributes.decision, fallback !== undefined ? `fallback:${decision}` : decision)
@@ -406,12 +392,12 @@ const record = (
   }
   if (policy.decisions !== undefined && policy.decisionTag !== undefined) {
     Telemetry.tagged(policy.decisions, policy.decisionTag, call.decisionTagValue ?? "", "decision", decision)
-      .unsafeUpdate(1, labels)
+      .updateUnsafe(1, context)
   }
   if (fallback !== undefined) {
-    Telemetry.tagged(Telemetry.fallbacks, "kind", policy.kind, "cause", fallback).unsafeUpdate(1, labels)
+    Telemetry.tagged(Telemetry.fallbacks, "kind", policy.kind, "cause", fallback).updateUnsafe(1, context)
   }
-  Telemetry.tagged(Telemetry.handlerLatency, "kind", policy.kind).unsafeUpdate(durationMillis, labels)
+  Telemetry.tagged(Telemetry.handlerLatency, "kind", policy.kind).updateUnsafe(durationMillis, context)
 }
 
 // -----------------------------------------------------------------------------
@@ -424,7 +410,7 @@ const MAX_TIMER_MILLIS = 2 ** 31 - 1
 // The clock of Effect's default services, whose `sleep` is a plain timer: with it the deadline is that
 // timer, set directly. Any other clock (a TestClock, one the user provides) is slept on with its own
 // `sleep`, in a fiber of its own.
-const defaultClock = Context.get(DefaultServices.liveServices, Clock.Clock)
+const defaultClock = Context.get(Context.empty(), Clock.Clock)
 
 /** Starts the timer, returns its cancel. */
 type StartTimer = (onFire: () => void) => () => void
@@ -432,7 +418,7 @@ type StartTimer = (onFire: () => void) => () => void
 const timerOn = (
   clock: Clock.Clock,
   duration: Duration.Duration,
-  runtime: Runtime.Runtime<never>
+  context: Context.Context<never>
 ): StartTimer | undefined => {
   const millis = Duration.toMillis(duration)
   if (!Duration.isFinite(duration) || millis > MAX_TIMER_MILLIS) return undefined
@@ -443,14 +429,13 @@ const timerOn = (
     }
   }
   return (onFire) => {
-    const sleeping = Runtime.runFork(runtime, Effect.interruptible(clock.sleep(duration)))
-    const observer = (exit: Exit.Exit<void>) => {
+    const sleeping = Effect.runForkWith(context)(Effect.interruptible(clock.sleep(duration)))
+    const stopObserving = sleeping.addObserver((exit) => {
       if (Exit.isSuccess(exit)) onFire()
-    }
-    sleeping.addObserver(observer)
+    })
     return () => {
-      sleeping.removeObserver(observer)
-      sleeping.unsafeInterruptAsFork(FiberId.none)
+      stopObserving()
+      sleeping.interruptUnsafe()
     }
   }
 }
@@ -466,13 +451,13 @@ const timerOn = (
  * @internal
  */
 export const awaitWithin = <A, E>(
-  duration: Duration.DurationInput,
+  duration: Duration.Input,
   register: (done: (result: Effect.Effect<A, E>) => void) => () => void,
   onTimeout: () => Effect.Effect<A, E>
 ): Effect.Effect<A, E> =>
   Effect.clockWith((clock) =>
-    Effect.flatMap(Effect.runtime<never>(), (runtime) =>
-      Effect.async<A, E>((resume) => {
+    Effect.contextWith((context: Context.Context<never>) =>
+      Effect.callback<A, E>((resume) => {
         let settled = false
         let cancelTimer: (() => void) | undefined
         const stopWaiting = register((result) => {
@@ -482,7 +467,7 @@ export const awaitWithin = <A, E>(
           resume(result)
         })
         if (!settled) {
-          cancelTimer = timerOn(clock, Duration.decode(duration), runtime)?.(() => {
+          cancelTimer = timerOn(clock, Duration.fromInputUnsafe(duration), context)?.(() => {
             if (settled) return
             settled = true
             stopWaiting()
@@ -495,7 +480,8 @@ export const awaitWithin = <A, E>(
           cancelTimer?.()
           stopWaiting()
         })
-      }))
+      })
+    )
   )
 
 // The run of a handler that had its exit at once: nothing left to cancel.
@@ -506,8 +492,8 @@ const isExitOf = <A, E, R>(effect: Effect.Effect<A, E, R>): effect is Exit.Exit<
 
 /**
  * The one mechanism under every deadline: starts `evaluate`'s Effect in one
- * fiber of `runtime` (a throw is the handler's defect; `span`, when given, is
- * its parent), and settles once, with whichever comes first:
+ * fiber run with `context` (a throw is the handler's defect; `span`, when
+ * given, is its parent), and settles once, with whichever comes first:
  *
  * - the handler's exit: `onExit(Some(exit))` is called as the handler's fiber
  *   ends (an Effect that answers synchronously, as most do, has answered
@@ -526,10 +512,10 @@ const isExitOf = <A, E, R>(effect: Effect.Effect<A, E, R>): effect is Exit.Exit<
  * @internal
  */
 export const watch = <A, E, R>(
-  runtime: Runtime.Runtime<R>,
+  context: Context.Context<R>,
   clock: Clock.Clock,
   evaluate: () => Effect.Effect<A, E, R>,
-  duration: Duration.DurationInput,
+  duration: Duration.Input,
   span: Tracer.AnySpan | undefined,
   onExit: (exit: Option.Option<Exit.Exit<A, E>>) => void
 ): Running => {
@@ -538,7 +524,7 @@ export const watch = <A, E, R>(
     onExit(Option.some(effect))
     return settledRun
   }
-  return watchFiber(runtime, clock, effect, duration, span, onExit)
+  return watchFiber(context, clock, effect, duration, span, onExit)
 }
 
 // The handler's Effect, built here rather than in its fiber (the same synchronous call either way); a throw is
@@ -553,10 +539,10 @@ const evaluateSafely = <A, E, R>(evaluate: () => Effect.Effect<A, E, R>): Effect
 
 // `watch` of an Effect that is not an Exit: its fiber, its deadline.
 const watchFiber = <A, E, R>(
-  runtime: Runtime.Runtime<R>,
+  context: Context.Context<R>,
   clock: Clock.Clock,
   effect: Effect.Effect<A, E, R>,
-  duration: Duration.DurationInput,
+  duration: Duration.Input,
   span: Tracer.AnySpan | undefined,
   onExit: (exit: Option.Option<Exit.Exit<A, E>>) => void
 ): Running => {
@@ -565,14 +551,7 @@ const watchFiber = <A, E, R>(
   // The fiber's own exit is a success carrying the handler's (a failing handler is not an unhandled
   // error of its fiber), or its interruption: by `cancel` or the deadline, which have settled the run,
   // or from outside (a runtime going down), which settles it as the handler's defect.
-  const handler = Runtime.runFork(
-    span === undefined
-      ? runtime
-      : Runtime.make({
-        context: Context.add(runtime.context, Tracer.ParentSpan, span),
-        runtimeFlags: runtime.runtimeFlags,
-        fiberRefs: runtime.fiberRefs
-      }),
+  const handler = Effect.runForkWith(span === undefined ? context : Context.add(context, Tracer.ParentSpan, span))(
     // A handler that returns no Effect is a defect of its fiber, classified like any other failure,
     // never an exception escaping to the caller.
     Effect.exit(Effect.suspend(() => effect))
@@ -584,12 +563,12 @@ const watchFiber = <A, E, R>(
     onExit(Option.some(Exit.isSuccess(exit) ? exit.value : Exit.failCause(exit.cause)))
   })
   if (!settled) {
-    const startTimer = timerOn(clock, Duration.decode(duration), runtime as Runtime.Runtime<never>)
+    const startTimer = timerOn(clock, Duration.fromInputUnsafe(duration), context as Context.Context<never>)
     if (startTimer !== undefined) {
       cancelTimer = startTimer(() => {
         if (settled) return
         settled = true
-        handler.unsafeInterruptAsFork(FiberId.none)
+        handler.interruptUnsafe()
         onExit(Option.none())
       })
     }
@@ -599,7 +578,7 @@ const watchFiber = <A, E, R>(
       if (settled) return false
       settled = true
       cancelTimer?.()
-      handler.unsafeInterruptAsFork(FiberId.none)
+      handler.interruptUnsafe()
       return true
     }
   }
@@ -615,13 +594,14 @@ const watchFiber = <A, E, R>(
  */
 export const exitWithin = <A, E, R>(
   evaluate: () => Effect.Effect<A, E, R>,
-  duration: Duration.DurationInput,
+  duration: Duration.Input,
   span?: Tracer.AnySpan
 ): Effect.Effect<Option.Option<Exit.Exit<A, E>>, never, R> =>
   Effect.clockWith((clock) =>
-    Effect.flatMap(Effect.runtime<R>(), (runtime) =>
-      Effect.async<Option.Option<Exit.Exit<A, E>>>((resume) => {
-        const running = watch(runtime, clock, evaluate, duration, span, (exit) => resume(Effect.succeed(exit)))
+    Effect.contextWith((context: Context.Context<R>) =>
+      Effect.callback<Option.Option<Exit.Exit<A, E>>>((resume) => {
+        const running = watch(context, clock, evaluate, duration, span, (exit) => resume(Effect.succeed(exit)))
         return Effect.sync(running.cancel)
-      }))
+      })
+    )
   )

@@ -9,13 +9,11 @@ import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import { identity } from "effect/Function"
-import * as HashSet from "effect/HashSet"
-import type * as Layer from "effect/Layer"
+import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
 import type * as HookCommand from "../HookCommand.js"
 import type * as HookRegistry from "../HookRegistry.js"
@@ -36,7 +34,7 @@ import * as ProtocolHooks from "./protocol/hooks.js"
 /** @internal */
 export interface Resolved {
   readonly deadlineMillis: number
-  readonly hookTimeout: Duration.DurationInput
+  readonly hookTimeout: Duration.Input
   readonly denyExitCode: 0 | 2
   readonly maxInputBytes: number
 }
@@ -47,7 +45,7 @@ const DEFAULT_MAX_INPUT_BYTES = 16 * 1024 * 1024
 /** @internal */
 export const resolveOptions = (options?: HookCommand.RunOptions): Resolved => {
   const deadlineMillis = options?.timeout !== undefined
-    ? Duration.toMillis(Duration.decode(options.timeout))
+    ? Duration.toMillis(Duration.fromInputUnsafe(options.timeout))
     : DEFAULT_DEADLINE_MILLIS
   // Each hook's own fallback answers before the deadline, so that the others' answers still count.
   const hookTimeout = options?.hookTimeout ??
@@ -69,7 +67,7 @@ export type Parsed =
   | { readonly _tag: "Input"; readonly input: Protocol.HookInput }
   | { readonly _tag: "Invalid"; readonly event: string | undefined; readonly problem: string }
 
-const isRecord = (u: unknown): u is Record<string, any> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
 const preview = (text: string) => {
   const flat = text.replace(/\s+/g, " ").trim()
@@ -79,16 +77,18 @@ const preview = (text: string) => {
 /** @internal */
 export const invalid = (event: string | undefined, problem: string): Parsed => ({ _tag: "Invalid", event, problem })
 
-const decoders = new Map<string, (u: unknown) => Either.Either<Protocol.HookInput, ParseResult.ParseError>>()
+type Decoder = (u: unknown) => Result.Result<Protocol.HookInput, Schema.SchemaError>
 
-// One member schema per event (the union's own lookup would do, but its errors name all 34 members).
-const decoderFor = (event: string) => {
+const decoders = new Map<string, Decoder>()
+
+// One member schema per event (the union's own lookup would do, but its errors name all the members).
+const decoderFor = (event: string): Decoder => {
   let decoder = decoders.get(event)
   if (decoder === undefined) {
-    const schema: Schema.Schema<any, any> = Object.hasOwn(ProtocolHooks.hookInputByEvent, event)
+    const schema: Schema.Decoder<Protocol.HookInput> = Object.hasOwn(ProtocolHooks.hookInputByEvent, event)
       ? ProtocolHooks.hookInputByEvent[event as Protocol.HookEvent]
       : ProtocolHooks.UnknownHookInput
-    decoder = Schema.decodeUnknownEither(schema, { exact: true })
+    decoder = Schema.decodeUnknownResult(schema)
     decoders.set(event, decoder)
   }
   return decoder
@@ -115,12 +115,12 @@ export const parseInput = (text: string): Parsed => {
     return invalid(undefined, `the hook input has no hook_event_name: ${preview(trimmed)}`)
   }
   const decoded = decoderFor(event)(json)
-  return Either.isRight(decoded)
-    ? { _tag: "Input", input: decoded.right }
-    : invalid(event, `the ${event} hook input does not match its schema: ${issuesOf(decoded.left)}`)
+  return Result.isSuccess(decoded)
+    ? { _tag: "Input", input: decoded.success }
+    : invalid(event, `the ${event} hook input does not match its schema: ${issuesOf(decoded.failure)}`)
 }
 
-const issuesOf = (error: ParseResult.ParseError): string => IssuePath.describe(error.issue, { max: 5 })
+const issuesOf = (error: Schema.SchemaError): string => IssuePath.describe(error.issue, { max: 5 })
 
 const eventOf = (parsed: Parsed): string | undefined =>
   parsed._tag === "Input" ? parsed.input.hook_event_name : parsed.event
@@ -211,15 +211,18 @@ export const respondParsed = <E, R>(
 ): Effect.Effect<HookCommand.Outcome, never, R> => {
   const known = eventOf(parsed)
   const work = Effect.gen(function*() {
-    const registry = yield* InternalRegistry.make({ defaultTimeout: resolved.hookTimeout })
+    // The hooks of `layers` and no others: the registrations of its own output, not the caller's Context's.
+    const built = yield* Layer.build(layers)
+    const registry = InternalRegistry.fromRegistrations(
+      InternalRegistry.registrationsIn(built).filter((hook) => hook.active.current),
+      { defaultTimeout: resolved.hookTimeout }
+    )
     if (parsed._tag === "Invalid") {
       return fallbackOutcome(parsed.event ?? soleEvent(registry.hooks), "invalid_input", parsed.problem, resolved)
     }
     const input = parsed.input
     const event = input.hook_event_name
-    const toolUseId = typeof (input as { tool_use_id?: unknown }).tool_use_id === "string"
-      ? (input as { tool_use_id: string }).tool_use_id
-      : undefined
+    const toolUseId = "tool_use_id" in input && typeof input.tool_use_id === "string" ? input.tool_use_id : undefined
     const runs = yield* registry.run(input, { requestId: "command", toolUseId })
     const notes = runs.flatMap((run) =>
       run.fallback !== undefined ? [`hook "${run.name}" fell back (${run.fallback})`] : []
@@ -232,15 +235,10 @@ export const respondParsed = <E, R>(
       notes,
       resolved
     )
-  }).pipe(
-    Effect.provide(layers),
-    // The hooks of `layers` and no others, and none left behind: hook layers merged with
-    // Layer.mergeAll leave their registrations in the caller's FiberRef after `provide`.
-    Effect.locally(InternalRegistry.currentHooks, HashSet.empty())
-  )
+  }).pipe(Effect.scoped)
 
   return work.pipe(
-    Effect.catchAllCause((cause) =>
+    Effect.catchCause((cause) =>
       Effect.as(
         Effect.logError("the hook program failed", cause),
         fallbackOutcome(known, "failure", `the hook program failed: ${Cause.pretty(cause)}`, resolved)
@@ -288,17 +286,19 @@ export const answerStdin = <E, R>(
   Effect.gen(function*() {
     const started = yield* Clock.currentTimeMillis
     const read = yield* stdio.readAll(resolved.maxInputBytes).pipe(
-      Effect.timeoutFail({
+      Effect.timeoutOrElse({
         duration: Duration.millis(resolved.deadlineMillis),
-        onTimeout: () =>
-          new HookCommandError({
-            reason: "StdinFailed",
-            detail: `stdin did not end within the deadline (${resolved.deadlineMillis} ms)`
-          })
+        orElse: () =>
+          Effect.fail(
+            new HookCommandError({
+              reason: "StdinFailed",
+              detail: `stdin did not end within the deadline (${resolved.deadlineMillis} ms)`
+            })
+          )
       }),
-      Effect.either
+      Effect.result
     )
-    const parsed = Either.isRight(read) ? parseInput(read.right) : invalid(undefined, read.left.message)
+    const parsed = Result.isSuccess(read) ? parseInput(read.success) : invalid(undefined, read.failure.message)
     onParsed(eventOf(parsed))
     const elapsed = (yield* Clock.currentTimeMillis) - started
     return yield* respondParsed(layers, parsed, { ...resolved, deadlineMillis: resolved.deadlineMillis - elapsed })
@@ -310,13 +310,11 @@ export const run = <E, R>(
   options?: HookCommand.RunOptions
 ): Effect.Effect<0 | 2, never, R | Stdio> =>
   Effect.flatMap(
-    Stdio,
+    Effect.service(Stdio),
     (stdio) =>
       Effect.flatMap(answerStdin(stdio, layers, resolveOptions(options), () => {}), (outcome) =>
         Effect.gen(function*() {
-          if (outcome.stderr.length > 0) {
-            yield* stdio.writeStderr(outcome.stderr)
-          }
+          if (outcome.stderr.length > 0) yield* stdio.writeStderr(outcome.stderr)
           if (outcome.stdout.length > 0) yield* stdio.writeStdout(outcome.stdout)
           return outcome.exitCode
         }))

@@ -13,18 +13,18 @@ import * as Schema from "effect/Schema"
 export class HookCommandError extends Schema.TaggedError<HookCommandError>("@claude-effect/sdk/HookCommandError")(
   "HookCommandError",
   {
-    reason: Schema.Literal(
+    reason: Schema.Literals([
       "StdinFailed",
       "StdinTooLarge",
       "InvalidSettings",
       "SettingsReadFailed",
       "SettingsWriteFailed",
       "InvalidOptions"
-    ),
+    ]),
     /** The file concerned, if any. */
     path: Schema.optional(Schema.String),
     detail: Schema.String,
-    cause: Schema.optional(Schema.Defect)
+    cause: Schema.optional(Schema.Defect())
   }
 ) {
   override get message(): string {
@@ -40,4 +40,4 @@ export interface StdioService {
 }
 
 /** @internal */
-export class Stdio extends Context.Tag("@claude-effect/sdk/HookCommand/Stdio")<Stdio, StdioService>() {}
+export class Stdio extends Context.Service<Stdio, StdioService>()("@claude-effect/sdk/HookCommand/Stdio") {}

@@ -5,12 +5,12 @@
  *
  * @internal
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Config from "effect/Config"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import * as Schema from "effect/Schema"
 import * as Os from "node:os"
 import type * as HookCommand from "../HookCommand.js"
@@ -30,11 +30,11 @@ const DEFAULT_TIMEOUT_SECONDS = 60
 const userConfigDir = (): Effect.Effect<string, never, Path.Path> =>
   Effect.gen(function*() {
     const path = yield* Path.Path
-    const configDir = yield* Config.option(Config.nonEmptyString("CLAUDE_CONFIG_DIR")).pipe(
+    const configDir = yield* Config.option(Config.NonEmptyString("CLAUDE_CONFIG_DIR")).pipe(
       Effect.orElseSucceed(() => Option.none<string>())
     )
     if (Option.isSome(configDir)) return path.resolve(configDir.value)
-    const home = yield* Config.nonEmptyString("HOME").pipe(Effect.orElseSucceed(() => Os.homedir()))
+    const home = yield* Config.NonEmptyString("HOME").pipe(Effect.orElseSucceed(() => Os.homedir()))
     return path.join(home, ".claude")
   })
 
@@ -439,7 +439,7 @@ const checkOptions = (options: HookCommand.InstallOptions): Effect.Effect<Entry,
   if (options.matcher !== undefined && typeof options.matcher !== "string") return fail("the matcher is not a string")
   let timeout: number | undefined
   if (options.timeout !== undefined) {
-    const duration = Duration.decodeUnknown(options.timeout)
+    const duration = Duration.fromInput(options.timeout)
     if (Option.isNone(duration) || !Duration.isFinite(duration.value) || Duration.toMillis(duration.value) <= 0) {
       return fail(`the timeout ${String(options.timeout)} is not a positive duration`)
     }

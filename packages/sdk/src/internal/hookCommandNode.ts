@@ -26,7 +26,7 @@ const isCompleteObject = (text: string): boolean => {
 }
 
 const writeTo = (write: (text: string, done: () => void) => void, text: string): Effect.Effect<void> =>
-  Effect.async<void>((resume) => {
+  Effect.callback<void>((resume) => {
     write(text, () => resume(Effect.void))
   })
 
@@ -40,7 +40,7 @@ export const makeStdio = (
   stdoutWrite: (text: string, done: () => void) => void = (text, done) => process.stdout.write(text, () => done())
 ): StdioService => ({
   readAll: (maxBytes) =>
-    Effect.async<string, HookCommandError>((resume) => {
+    Effect.callback<string, HookCommandError>((resume) => {
       const stdin = process.stdin
       const chunks: Array<Buffer> = []
       let size = 0
@@ -140,9 +140,9 @@ export const main = <E, R>(layers: Layer.Layer<never, E, R>, options?: HookComma
     (parsedEvent) => {
       event = parsedEvent
     }
-  ).pipe(Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.stringLogger))))
+  ).pipe(Effect.provide(Logger.layer([Logger.withConsoleError(Logger.formatSimple)])))
 
-  Effect.runPromiseExit(program).then((exit) => {
+  void Effect.runPromiseExit(program).then((exit) => {
     clearTimeout(watchdog)
     finish(
       Exit.isSuccess(exit)

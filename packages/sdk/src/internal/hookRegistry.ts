@@ -7,12 +7,10 @@
  *
  * @internal
  */
+import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as FiberRef from "effect/FiberRef"
-import { globalValue } from "effect/GlobalValue"
-import * as HashSet from "effect/HashSet"
+import * as Result from "effect/Result"
 import * as Path from "node:path"
 import type { InboundHandler } from "../ControlRouter.js"
 import type * as HookLayer from "../HookLayer.js"
@@ -29,30 +27,51 @@ import * as ProtocolHooks from "./protocol/hooks.js"
 // Registration
 // -----------------------------------------------------------------------------
 
-/**
- * Where hook layers put their hooks: a FiberRef, so that any number of hook
- * layers compose with `Layer.mergeAll` the way logger layers do, and every
- * session started under them sees them all. A set, not an array: hook layers
- * merged with `Layer.mergeAll` are built in parallel fibers, and only a set's
- * patches (add this, add that) join without one branch overwriting the
- * other. `order` restores registration order.
- *
- * @internal
- */
-export const currentHooks: FiberRef.FiberRef<HashSet.HashSet<HookRegistry.HookRegistration>> = globalValue(
-  Symbol.for("@claude-effect/sdk/currentHooks"),
-  () => FiberRef.unsafeMakeHashSet(HashSet.empty<HookRegistry.HookRegistration>())
-)
+// Each hook layer's registration is a Context entry under a key of its own. One Reference holding the set
+// would not compose: `Layer.mergeAll` builds its layers concurrently, each from the outer Context, and
+// merges their outputs key by key, so every hook layer but the last would be lost.
+const registrationKeyPrefix = "@claude-effect/sdk/HookLayer/"
 
 let registrationCounter = 0
 
 /** @internal */
 export const nextOrder = (): number => ++registrationCounter
 
-const registrationsInOrder = (
-  hooks: HashSet.HashSet<HookRegistry.HookRegistration>
-): ReadonlyArray<HookRegistry.HookRegistration> =>
-  Array.from(hooks).filter((hook) => hook.active.current).sort((a, b) => a.order - b.order)
+/**
+ * A hook layer's output: its registration, under a key of its own.
+ *
+ * @internal
+ */
+export const registrationContext = (registration: HookRegistry.HookRegistration): Context.Context<never> =>
+  Context.makeUnsafe(new Map([[`${registrationKeyPrefix}${registration.order}`, registration]]))
+
+/**
+ * Every registration a Context carries (retired ones included), in
+ * registration order.
+ *
+ * @internal
+ */
+export const registrationsIn = (
+  context: Context.Context<never>
+): ReadonlyArray<HookRegistry.HookRegistration> => {
+  const registrations: Array<HookRegistry.HookRegistration> = []
+  for (const [key, value] of context.mapUnsafe) {
+    if (key.startsWith(registrationKeyPrefix)) registrations.push(value as HookRegistry.HookRegistration)
+  }
+  return registrations.sort((a, b) => a.order - b.order)
+}
+
+/**
+ * Where hook layers put their hooks: the registrations of the current
+ * Context, so that any number of hook layers compose with `Layer.mergeAll`
+ * and every session started under them sees them all. Retired ones included.
+ *
+ * @internal
+ */
+export const currentHooks: Effect.Effect<ReadonlyArray<HookRegistry.HookRegistration>> = Effect.map(
+  Effect.context<never>(),
+  registrationsIn
+)
 
 // -----------------------------------------------------------------------------
 // Matching: the CLI's matcher rules (2.1.328), emulated
@@ -379,18 +398,18 @@ const validateSyncOutput = AnswerIssues.validator(ProtocolHooks.SyncHookOutput, 
 
 // An output whose hookEventName names another event makes the CLI fail the tool call with an
 // opaque error: catch it here, where the fallback can say why.
-const validateOutput = (event: string, output: unknown): Either.Either<Protocol.SyncHookOutput, string> => {
+const validateOutput = (event: string, output: unknown): Result.Result<Protocol.SyncHookOutput, string> => {
   const valid = validateSyncOutput(output)
-  if (Either.isLeft(valid)) return valid
-  const specific = (valid.right as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
+  if (Result.isFailure(valid)) return valid
+  const specific = (valid.success as { readonly hookSpecificOutput?: { readonly hookEventName?: unknown } })
     .hookSpecificOutput
   if (specific !== undefined && specific.hookEventName !== event) {
-    return Either.left(`hookSpecificOutput.hookEventName is ${String(specific.hookEventName)}, not ${event}`)
+    return Result.fail(`hookSpecificOutput.hookEventName is ${String(specific.hookEventName)}, not ${event}`)
   }
-  return Either.right(valid.right)
+  return valid
 }
 
-const EMPTY: Either.Either<Protocol.SyncHookOutput, string> = Either.right({})
+const EMPTY: Result.Result<Protocol.SyncHookOutput, string> = Result.succeed({})
 
 // One policy per event, built at its first call.
 const policies = new Map<string, GuardedRun.Policy<Protocol.SyncHookOutput>>()
@@ -410,7 +429,7 @@ const policyFor = (event: string): GuardedRun.Policy<Protocol.SyncHookOutput> =>
           ? validateOutput(event, answer.output)
           // Built by toOutput, valid by construction: only user data (an updated input) can break it,
           // which the guarded run's JSON check catches.
-          : Either.right(HookResult.toOutput(event, answer)),
+          : Result.succeed(HookResult.toOutput(event, answer)),
       fallback: (reason) => HookResult.fallbackOutput(event, reason),
       decisionOf,
       decisions: Telemetry.hookDecisions,
@@ -462,9 +481,8 @@ export const dispatchHook = (
   input: Protocol.HookInput,
   context: HookLayer.HookContext
 ): Effect.Effect<HookRegistry.HookRun> =>
+  // effect 4's `useSpan` captures no stack trace (v3 needed `captureStackTrace: false` on this hot path).
   Effect.useSpan(Telemetry.spans.hook, {
-    // A stack trace per span costs more than the rest of a control round trip.
-    captureStackTrace: false,
     attributes: {
       ...hookAttributes(hook, input, context.toolUseId),
       [Telemetry.attributes.requestId]: context.requestId
@@ -535,9 +553,9 @@ export const fromRegistrations = (
   registrations: ReadonlyArray<HookRegistry.HookRegistration>,
   options?: HookRegistry.MakeOptions
 ): HookRegistry.HookRegistry.Service => {
-  const defaultTimeout = Duration.decode(options?.defaultTimeout ?? GuardedRun.defaultTimeouts.hook)
+  const defaultTimeout = Duration.fromInputUnsafe(options?.defaultTimeout ?? GuardedRun.defaultTimeouts.hook)
   const hooks: ReadonlyArray<HookRegistry.RegisteredHook> = registrations.map((registration, index) => {
-    const timeout = registration.timeout !== undefined ? Duration.decode(registration.timeout) : defaultTimeout
+    const timeout = registration.timeout !== undefined ? Duration.fromInputUnsafe(registration.timeout) : defaultTimeout
     return {
       ...registration,
       callbackId: `hook_${index}_${registration.event}`,
@@ -618,4 +636,4 @@ export const fromRegistrations = (
 
 /** @internal */
 export const make = (options?: HookRegistry.MakeOptions): Effect.Effect<HookRegistry.HookRegistry.Service> =>
-  Effect.map(FiberRef.get(currentHooks), (hooks) => fromRegistrations(registrationsInOrder(hooks), options))
+  Effect.map(currentHooks, (hooks) => fromRegistrations(hooks.filter((hook) => hook.active.current), options))

@@ -68,7 +68,7 @@ export const permissionEvents: ReadonlySet<string> = new Set(["PreToolUse", "Per
 /** @internal */
 export const contextEvents: ReadonlySet<string> = new Set(
   ProtocolHooks.HookSpecificOutput.members.flatMap((member) =>
-    "additionalContext" in member.fields ? [member.fields.hookEventName.literals[0] as string] : []
+    "additionalContext" in member.fields ? [member.fields.hookEventName.literal] : []
   )
 )
 

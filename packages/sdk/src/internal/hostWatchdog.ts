@@ -207,5 +207,5 @@ export const guard = (cli: Guarded): Effect.Effect<void, never, Scope.Scope> =>
     }
     firstSeen = true
     process.on("exit", onHostExit)
-    return Effect.zipRight(release, Effect.asVoid(Effect.forkDaemon(firstCli)))
+    return Effect.andThen(release, Effect.asVoid(Effect.forkDetach(firstCli)))
   }))

@@ -3,12 +3,17 @@
  * line per problem, the field named by a path written as code would reach it
  * (`mcpServers["my-server"].args[0]`, `hookSpecificOutput.permissionDecision`),
  * and the branches of a union that all rejected the same value merged into one
- * `Expected "a" | "b", actual "c"` (the tree formatter prints the whole schema
- * of every branch instead).
+ * `Expected "a" | "b", actual "c"`.
+ *
+ * The lines read as they did on effect 3 (`is missing`, `Expected X, actual
+ * Y`): effect 4's formatter says `Missing key` and `Expected X, got Y`, and
+ * the messages are part of what users match on in logs.
  *
  * @internal
  */
-import * as ParseResult from "effect/ParseResult"
+import { format } from "effect/Formatter"
+import * as SchemaAST from "effect/SchemaAST"
+import * as SchemaIssue from "effect/SchemaIssue"
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
@@ -46,6 +51,8 @@ export interface Problem {
 
 const EXPECTED = "Expected "
 const ACTUAL = ", actual "
+// effect 4's wording of the same message
+const GOT = ", got "
 
 /**
  * `Expected X, actual Y` split at its first `, actual ` (the expected side
@@ -103,13 +110,73 @@ export const mergeUnionBranches = (
   return merged
 }
 
+// `Missing key` said as effect 3 said it.
+const leafHook: SchemaIssue.LeafHook = (issue) =>
+  issue._tag === "MissingKey" ? "is missing" : SchemaIssue.defaultLeafHook(issue)
+
+const flatten = SchemaIssue.makeFormatterStandardSchemaV1({ leafHook })
+
+// `Expected X, got Y` (effect 4) → `Expected X, actual Y` (what the SDK has always written).
+const withActual = (message: string): string => {
+  if (!message.startsWith(EXPECTED)) return message
+  const at = message.indexOf(GOT)
+  return at < 0 ? message : `${message.slice(0, at)}${ACTUAL}${message.slice(at + GOT.length)}`
+}
+
 /**
- * The problems of an issue (see {@link mergeUnionBranches}).
+ * The problems of an issue (see {@link mergeUnionBranches}). The issue should
+ * come from a parse with `reportInput: true`, for the `actual` side.
  *
  * @internal
  */
-export const problemsOf = (issue: ParseResult.ParseIssue): Array<Problem> =>
-  mergeUnionBranches(ParseResult.ArrayFormatter.formatIssueSync(issue))
+export const problemsOf = (issue: SchemaIssue.Issue): Array<Problem> => mergeUnionBranches(walk(issue, []))
+
+const walk = (
+  issue: SchemaIssue.Issue,
+  path: ReadonlyArray<PropertyKey>
+): Array<{ readonly path: ReadonlyArray<PropertyKey>; readonly message: string }> => {
+  switch (issue._tag) {
+    case "Pointer":
+      return walk(issue.issue, [...path, ...issue.path])
+    case "Encoding":
+      return walk(issue.issue, path)
+    case "Composite":
+      return issue.issues.flatMap((inner) => walk(inner, path))
+    case "AnyOf":
+      if (issue.issues.length > 0) return issue.issues.flatMap((inner) => walk(inner, path))
+      return discriminatorProblem(issue, path) ?? leaves(issue, path)
+    default:
+      return leaves(issue, path)
+  }
+}
+
+const leaves = (issue: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>) =>
+  flatten(issue).issues.map((problem) => ({
+    path: [...path, ...(problem.path ?? []).map((segment) => typeof segment === "object" ? segment.key : segment)],
+    message: withActual(problem.message)
+  }))
+
+// No member's tag matched (effect 4 then names the whole value): name the tag field, as effect 3 did.
+const discriminatorProblem = (issue: SchemaIssue.AnyOf, path: ReadonlyArray<PropertyKey>) => {
+  const input = issue.input
+  if (typeof input !== "object" || input === null) return undefined
+  const members = issue.ast.types.map(SchemaAST.toEncoded)
+  if (!members.every(SchemaAST.isObjects) || members.length === 0) return undefined
+  for (const { name, type } of members[0].propertySignatures) {
+    const literals = members.map((member) => {
+      const field = member.propertySignatures.find((signature) => signature.name === name)?.type
+      return field !== undefined && SchemaAST.isLiteral(field) ? field.literal : undefined
+    })
+    if (!SchemaAST.isLiteral(type) || literals.includes(undefined)) continue
+    const expected = [...new Set(literals.map((literal) => JSON.stringify(literal)))].join(" | ")
+    const actual = (input as Record<PropertyKey, unknown>)[name]
+    return [{
+      path: [...path, name],
+      message: name in input ? `${EXPECTED}${expected}${ACTUAL}${format(actual)}` : "is missing"
+    }]
+  }
+  return undefined
+}
 
 /**
  * A problem as a line, `path: message` (the message alone at the empty path
@@ -139,7 +206,7 @@ export const joinLines = (lines: ReadonlyArray<string>, separator: string, max =
  * @internal
  */
 export const describe = (
-  issue: ParseResult.ParseIssue,
+  issue: SchemaIssue.Issue,
   options?: { readonly whole?: string; readonly separator?: string; readonly max?: number }
 ): string =>
   joinLines(

@@ -6,10 +6,11 @@
  *
  * @internal
  */
-import * as Channel from "effect/Channel"
-import * as Chunk from "effect/Chunk"
+import type * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import type * as Pull from "effect/Pull"
 import * as Stream from "effect/Stream"
 import { StringDecoder } from "node:string_decoder"
 import type * as CliSpawner from "../CliSpawner.js"
@@ -109,74 +110,71 @@ export const frameLines = (maxLineChars: number, redactor: Redaction.Redactor = 
 <E, R>(
   self: Stream.Stream<Uint8Array, E, R>
 ): Stream.Stream<string, ProtocolError, R> =>
-  Stream.pipeThroughChannel(
-    self,
-    Channel.suspend(() => {
+  Stream.transformPull(self, (upstream) =>
+    Effect.sync(() => {
       const framer = makeFramer(maxLineChars, redactor)
-
-      const end = Channel.suspend(() => {
+      let ended = false
+      // The source's end or failure: the last line, once, then the end.
+      const end = Effect.suspend((): Pull.Pull<Arr.NonEmptyReadonlyArray<string>, ProtocolError> => {
+        if (ended) return Cause.done()
+        ended = true
         const out: Array<string> = []
         const error = framer.end(out)
-        if (error !== undefined) return Channel.fail(error)
-        return out.length > 0 ? Channel.write(Chunk.unsafeFromArray(out)) : Channel.void
+        if (error !== undefined) return Effect.fail(error)
+        return isNonEmpty(out) ? Effect.succeed(out) : Cause.done()
       })
-
-      const loop: Channel.Channel<
-        Chunk.Chunk<string>,
-        Chunk.Chunk<Uint8Array>,
-        ProtocolError,
-        E,
-        void,
-        unknown
-      > = Channel.readWithCause({
-        onInput: (chunk: Chunk.Chunk<Uint8Array>) => {
-          const out: Array<string> = []
-          for (const bytes of chunk) {
-            const error = framer.push(bytes, out)
-            if (error !== undefined) return Channel.fail(error)
+      const pull: Pull.Pull<Arr.NonEmptyReadonlyArray<string>, ProtocolError> = Effect.suspend(() =>
+        ended ? Cause.done() : Effect.matchEffect(upstream, {
+          onFailure: () => end,
+          onSuccess: (chunk) => {
+            const out: Array<string> = []
+            for (const bytes of chunk) {
+              const error = framer.push(bytes, out)
+              if (error !== undefined) return Effect.fail(error)
+            }
+            // A chunk that completes no line: pull the next one.
+            return isNonEmpty(out) ? Effect.succeed(out) : pull
           }
-          return out.length > 0 ? Channel.zipRight(Channel.write(Chunk.unsafeFromArray(out)), loop) : loop
-        },
-        onFailure: () => end,
-        onDone: () => end
-      })
-      return loop
-    })
-  )
+        })
+      )
+      return pull
+    }))
+
+const isNonEmpty = <A>(array: Array<A>): array is Arr.NonEmptyArray<A> => array.length > 0
 
 /**
  * Pulls `pull` in the caller's fiber, one chunk at a time: `f` gets each chunk,
  * `end` gets how the source stopped (`None` at its end, else its error). A
  * stream run adds a sink stage and a fiber of its own, and its setup and
- * teardown cost about three times this loop's (a session reads two pipes of
- * its CLI this way).
+ * teardown cost more than this loop's (a session reads two pipes of its CLI
+ * this way).
  */
 const pullEach = <A, E, R, E2, R2, E3, R3>(
-  pull: Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>,
-  f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>,
+  pull: Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E, void, R>,
+  f: (chunk: Arr.NonEmptyReadonlyArray<A>) => Effect.Effect<void, E2, R2>,
   end: (stopped: Option.Option<E>) => Effect.Effect<void, E3, R3>
 ): Effect.Effect<void, E2 | E3, R | R2 | R3> => {
   const loop: Effect.Effect<void, E2 | E3, R | R2 | R3> = Effect.matchEffect(pull, {
-    onFailure: end,
+    onFailure: (error) => end(Cause.isDone(error) ? Option.none() : Option.some(error as E)),
     onSuccess: (chunk) => {
       // Most chunks leave nothing to run (the router routes its lines as they are framed): go on at once.
       const next = f(chunk)
-      return next === Effect.void ? loop : Effect.zipRight(next, loop)
+      return next === Effect.void ? loop : Effect.andThen(next, loop)
     }
   })
   return loop
 }
 
 /**
- * `Stream.runForEachChunk` over a pull (`Stream.toPull`'s), as a loop in the
+ * `Stream.runForEachArray` over a pull (`Stream.toPull`'s), as a loop in the
  * caller's fiber (see {@link pullEach}). Ends with the source, fails with it,
  * or with `f`.
  *
  * @internal
  */
 export const forEachChunk = <A, E, R, E2, R2>(
-  pull: Effect.Effect<Chunk.Chunk<A>, Option.Option<E>, R>,
-  f: (chunk: Chunk.Chunk<A>) => Effect.Effect<void, E2, R2>
+  pull: Pull.Pull<Arr.NonEmptyReadonlyArray<A>, E, void, R>,
+  f: (chunk: Arr.NonEmptyReadonlyArray<A>) => Effect.Effect<void, E2, R2>
 ): Effect.Effect<void, E | E2, R | R2> =>
   pullEach(pull, f, (stopped) => Option.isNone(stopped) ? Effect.void : Effect.fail(stopped.value))
 
@@ -243,18 +241,18 @@ export const pushLines = (
     })
     if (finished !== undefined) stop()
     // Woken for a queued Effect or the end; no canceler: interrupting the wait stops the reading (below).
-    const next = Effect.async<void>((resume) => {
+    const next = Effect.callback<void>((resume) => {
       if (queued.length > 0 || finished !== undefined) return resume(Effect.void)
       wake = () => resume(Effect.void)
     })
     const loop: Effect.Effect<void, ProtocolError | E2, R2> = Effect.suspend(() => {
       const first = queued.shift()
-      if (first !== undefined) return Effect.zipRight(first, loop)
+      if (first !== undefined) return Effect.andThen(first, loop)
       if (finished !== undefined) return finished
-      return Effect.zipRight(next, loop)
+      return Effect.andThen(next, loop)
     })
     return Effect.ensuring(
-      Effect.tapErrorCause(loop, () => Effect.sync(() => finish(Effect.void))),
+      Effect.tapCause(loop, () => Effect.sync(() => finish(Effect.void))),
       Effect.sync(stop)
     )
   })
@@ -269,7 +267,7 @@ export const pushLines = (
  * @internal
  */
 export const readLines = <E, R>(
-  pull: Effect.Effect<Chunk.Chunk<Uint8Array>, Option.Option<E>, R>,
+  pull: Pull.Pull<Arr.NonEmptyReadonlyArray<Uint8Array>, E, void, R>,
   maxLineChars: number,
   redactor: Redaction.Redactor = Redaction.none
 ) =>

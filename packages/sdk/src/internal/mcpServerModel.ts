@@ -1,13 +1,15 @@
 /**
  * What an in-process MCP server is, without the engine that serves it: its
- * identity, its default tool timeout and its construction from parts. The
- * options schema needs to recognise a server (and to make one for its
- * arbitrary) without loading JSON Schema derivation and the JSON-RPC engine.
+ * identity, its default timeout, its construction from checked parts, and
+ * the error of an elicitation a tool could not make. The options schema needs
+ * to recognise a server without loading effect/ai's MCP server.
  *
  * @internal
  */
+import type * as McpSchema from "effect/ai/McpSchema"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import * as Schema from "effect/Schema"
 import type * as McpPrompt from "../McpPrompt.js"
 import type * as McpResource from "../McpResource.js"
 import type { McpServer, ToolListing } from "../McpServer.js"
@@ -23,12 +25,22 @@ export type TypeId = typeof TypeId
 /** The default time a tool, resource or prompt handler may run (the guarded run's). @internal */
 export const DEFAULT_TIMEOUT: Duration.Duration = GuardedRun.defaultTimeouts.tool
 
-/** The services the tools' handlers need, captured by `McpServer.make`. @internal */
+/** The services the handlers need, captured by `McpServer.make`. @internal */
 export const ContextKey: unique symbol = Symbol.for("@claude-effect/sdk/McpServer/context")
+
+/** The listings of a server's resources, templates and prompts, checked by `make`. @internal */
+export const DescriptorsKey: unique symbol = Symbol.for("@claude-effect/sdk/McpServer/descriptors")
+
+/** effect/ai's descriptors, by position in `resources` and `prompts`. @internal */
+export interface Descriptors {
+  readonly resources: ReadonlyArray<McpSchema.Resource | McpSchema.ResourceTemplate>
+  readonly prompts: ReadonlyArray<McpSchema.Prompt>
+}
 
 /** A server with what the engine needs that users do not see. @internal */
 export interface ServerInternal extends McpServer {
   readonly [ContextKey]: Context.Context<never>
+  readonly [DescriptorsKey]: Descriptors
 }
 
 /** @internal */
@@ -51,11 +63,12 @@ export const fromParts = (parts: {
   readonly version?: string | undefined
   readonly instructions?: string | undefined
   readonly alwaysLoad: boolean
-  readonly timeout?: Duration.DurationInput | undefined
+  readonly timeout?: Duration.Input | undefined
   readonly tools: ReadonlyArray<McpTool.McpTool.Any>
   readonly listings: ReadonlyArray<ToolListing>
   readonly resources?: ReadonlyArray<McpResource.McpResource.Any> | undefined
   readonly prompts?: ReadonlyArray<McpPrompt.McpPrompt.Any> | undefined
+  readonly descriptors?: Descriptors | undefined
   readonly context: Context.Context<never>
 }): McpServer => {
   const server = Object.create(Proto)
@@ -63,15 +76,36 @@ export const fromParts = (parts: {
   server.version = parts.version ?? "1.0.0"
   server.instructions = parts.instructions
   server.alwaysLoad = parts.alwaysLoad
-  server.timeout = parts.timeout !== undefined ? Duration.decode(parts.timeout) : DEFAULT_TIMEOUT
+  server.timeout = parts.timeout !== undefined ? Duration.fromInputUnsafe(parts.timeout) : DEFAULT_TIMEOUT
   server.tools = parts.tools
   server.listings = parts.listings
   server.resources = parts.resources ?? []
   server.prompts = parts.prompts ?? []
   server[ContextKey] = parts.context
+  server[DescriptorsKey] = parts.descriptors ?? { resources: [], prompts: [] }
   return server as McpServer
 }
 
 /** A server without tools (for arbitraries and tests). @internal */
 export const empty = (name: string): McpServer =>
   fromParts({ name, alwaysLoad: false, tools: [], listings: [], context: Context.empty() })
+
+/**
+ * An elicitation of a tool that could not be made or read (re-exported by
+ * `McpTool`).
+ *
+ * @internal
+ */
+export class ElicitationError extends Schema.TaggedError<ElicitationError>(
+  "@claude-effect/sdk/McpTool/ElicitationError"
+)("ElicitationError", {
+  reason: Schema.Literals(["InvalidSchema", "InvalidContent"]),
+  detail: Schema.String,
+  cause: Schema.optionalKey(Schema.Defect())
+}) {
+  override get message(): string {
+    return this.reason === "InvalidSchema"
+      ? `Cannot ask for this form: ${this.detail}. Use a flat Schema.Struct of strings, numbers, booleans, literals or arrays of strings.`
+      : `The answer to the elicitation does not match its schema: ${this.detail}`
+  }
+}

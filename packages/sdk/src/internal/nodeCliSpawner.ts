@@ -5,11 +5,11 @@
  *
  * @internal
  */
-import * as PlatformError from "@effect/platform/Error"
-import * as Chunk from "effect/Chunk"
+import type * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import * as PlatformError from "effect/PlatformError"
 import * as Scope from "effect/Scope"
 import * as ChildProcess from "node:child_process"
 import type { Readable } from "node:stream"
@@ -22,7 +22,7 @@ import * as ProcessTag from "./processTag.js"
 // waits on a full pipe, as it would with a slow reader of a stream).
 const PAUSE_AT_CHUNKS = 16
 
-const closed: Effect.Effect<never, Option.Option<never>> = Effect.fail(Option.none())
+const closed: CliSpawner.Pull = Cause.done()
 
 /**
  * A pipe read either way: pulled (`pull`, what its `data` events buffered) or pushed (`push`, each chunk
@@ -44,7 +44,7 @@ export const readerOf = (readable: Readable): {
     const taken = buffered
     buffered = []
     if (!ended && readable.isPaused()) readable.resume()
-    return Effect.succeed(Chunk.unsafeFromArray(taken))
+    return Effect.succeed(taken as Arr.NonEmptyArray<Uint8Array>)
   })
   const wake = () => {
     const resume = waiting
@@ -73,7 +73,7 @@ export const readerOf = (readable: Readable): {
   // No canceler: an interrupted reader's resume is ignored, and what it would have taken stays buffered
   // (the take runs only in a resumed fiber). A canceler would wrap every wait in an interruption
   // handler: nine more runtime steps per chunk read.
-  const wait = Effect.async<Chunk.Chunk<Uint8Array>, Option.Option<never>>((resume) => {
+  const wait = Effect.callback<Arr.NonEmptyReadonlyArray<Uint8Array>, Cause.Done>((resume) => {
     waiting = resume
   })
   const pull = Effect.suspend(() => buffered.length > 0 || ended ? takeBuffered : wait)
@@ -121,13 +121,13 @@ export const fromPipes = (pipes: NodeCliSpawner.Pipes): CliSpawner.SpawnedProces
 const spawnError = (error: unknown): PlatformError.PlatformError => {
   const code = (error as { readonly code?: unknown } | null)?.code
   const safeCode = typeof code === "string" ? code : "UNKNOWN"
-  return new PlatformError.SystemError({
-    reason: safeCode === "ENOENT"
+  return PlatformError.systemError({
+    _tag: safeCode === "ENOENT"
       ? "NotFound"
       : safeCode === "EACCES" || safeCode === "EPERM"
       ? "PermissionDenied"
       : "Unknown",
-    module: "Command",
+    module: "ChildProcess",
     method: "spawn",
     description: `spawn failed (${safeCode})`,
     cause: Object.assign(new Error(`spawn ${safeCode}`), { code: safeCode })
@@ -160,7 +160,7 @@ const spawn = (command: CliSpawner.Command, ownGroup: boolean) =>
     const scope = yield* Effect.scope
     // As `Effect.acquireRelease`, without its restoring of the fiber refs for a release that needs none.
     const { child, pid } = yield* Effect.tap(
-      Effect.async<Started, PlatformError.PlatformError>((resume) => {
+      Effect.callback<Started, PlatformError.PlatformError>((resume) => {
         let child: ChildProcess.ChildProcessWithoutNullStreams
         try {
           child = ChildProcess.spawn(command.executable, command.args, {
@@ -175,7 +175,7 @@ const spawn = (command: CliSpawner.Command, ownGroup: boolean) =>
           return
         }
         child.on("exit", (code, signal) => {
-          Deferred.unsafeDone(exited, Effect.succeed({ code, signal }))
+          Deferred.doneUnsafe(exited, Effect.succeed({ code, signal }))
         })
         const failed = (error: unknown) => Effect.fail(spawnError(error))
         const onError = (error: unknown) => resume(failed(error))

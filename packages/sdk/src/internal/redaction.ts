@@ -15,8 +15,10 @@
  * @internal
  */
 import * as Cause from "effect/Cause"
-import * as HashMap from "effect/HashMap"
+import * as Context from "effect/Context"
+import type * as Fiber from "effect/Fiber"
 import * as Logger from "effect/Logger"
+import * as References from "effect/References"
 import { REDACTED } from "./options/secrets.js"
 
 /** @internal */
@@ -155,9 +157,36 @@ export const leaks = (redactor: Redactor, text: string): boolean => {
 }
 
 const redactCause = (redactor: Redactor, cause: Cause.Cause<unknown>): Cause.Cause<unknown> => {
-  if (Cause.isEmpty(cause)) return cause
+  if (cause.reasons.length === 0) return cause
   const pretty = Cause.pretty(cause)
   return leaks(redactor, pretty) ? Cause.die(new Error(redactor.redact(pretty))) : cause
+}
+
+// The logging fiber as a logger sees it, with other log annotations: effect 4 hands a logger the fiber, whose
+// `CurrentLogAnnotations` it reads (effect 3 handed it the annotations).
+const withAnnotations = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  annotations: Readonly<Record<string, unknown>>
+): Fiber.Fiber<unknown, unknown> =>
+  new Proxy(fiber, {
+    get(target, key) {
+      if (key === "getRef") {
+        return <A>(ref: Context.Reference<A>): A =>
+          ref === References.CurrentLogAnnotations ? annotations as A : target.getRef(ref)
+      }
+      if (key === "context") return Context.add(target.context, References.CurrentLogAnnotations, annotations)
+      const value: unknown = Reflect.get(target, key, target)
+      return typeof value === "function" ? value.bind(target) : value
+    }
+  })
+
+const redactAnnotations = (
+  redactor: Redactor,
+  annotations: Readonly<Record<string, unknown>>
+): Readonly<Record<string, unknown>> => {
+  const out: Record<string, unknown> = {}
+  for (const key in annotations) out[key] = redactValue(redactor, annotations[key])
+  return out
 }
 
 /**
@@ -167,9 +196,14 @@ const redactCause = (redactor: Redactor, cause: Cause.Cause<unknown>): Cause.Cau
  * @internal
  */
 export const redactingLogger = <O>(logger: Logger.Logger<unknown, O>, redactor: Redactor): Logger.Logger<unknown, O> =>
-  redactor.secrets.length === 0 ? logger : Logger.mapInputOptions(logger, (options) => ({
-    ...options,
-    message: redactValue(redactor, options.message),
-    cause: redactCause(redactor, options.cause),
-    annotations: HashMap.map(options.annotations, (value) => redactValue(redactor, value))
-  }))
+  redactor.secrets.length === 0 ? logger : Logger.make((options) => {
+    const annotations = options.fiber.getRef(References.CurrentLogAnnotations)
+    return logger.log({
+      ...options,
+      message: redactValue(redactor, options.message),
+      cause: redactCause(redactor, options.cause),
+      fiber: Object.keys(annotations).length === 0
+        ? options.fiber
+        : withAnnotations(options.fiber, redactAnnotations(redactor, annotations))
+    })
+  })

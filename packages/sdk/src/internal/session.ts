@@ -5,18 +5,15 @@
  *
  * @internal
  */
-import type * as CommandExecutor from "@effect/platform/CommandExecutor"
-import * as Channel from "effect/Channel"
-import * as Chunk from "effect/Chunk"
+import * as Arr from "effect/Array"
+import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
-import * as HashSet from "effect/HashSet"
+import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type * as Tracer from "effect/Tracer"
@@ -36,7 +33,7 @@ import {
   ResultError,
   resultFailure
 } from "./claudeError.js"
-import type { SessionServers } from "./mcpServer.js"
+import type { SessionServers } from "./mcpConnection.js"
 import { encodeStdinLine, isResultMessage, isResultSuccess, unreadableMessage } from "./protocol/codec.js"
 import { controlRequests } from "./protocol/control.js"
 import * as Redaction from "./redaction.js"
@@ -63,7 +60,7 @@ export interface SessionEnvironment {
   /** Builds the session's services in the session's scope, wired to its bookkeeping. */
   readonly services: (
     wiring: SessionWiring
-  ) => Effect.Effect<SessionServices, CliExitError, CommandExecutor.CommandExecutor | Scope.Scope>
+  ) => Effect.Effect<SessionServices, CliExitError, Scope.Scope>
   /** Takes the CLI's `transcript_mirror` frames to the session store, when there is one. */
   readonly mirror?: SessionStoreMirror.Mirror | undefined
 }
@@ -150,13 +147,9 @@ const makeTurnTracker = () => {
 const stderrSinkDrain = Duration.seconds(1)
 
 /**
- * The most messages the session hands its consumer in one chunk. One read from the CLI holds up to ~240 of them
- * (64 KiB); a stream's sink makes one Effect per chunk that holds the whole chunk, and until V8 has optimized
- * Effect's per-chunk code that Effect outlives young-generation collections (`Channel.fromEffect` stores a closure
- * over it in a property, which V8 allocates in old space), so every message it holds is copied and promoted.
- * Smaller chunks get that code optimized sooner: replaying 200,000 lines through `Stream.runForEach` went from 1.86×
- * to 1.24× the official SDK's CPU, and from 1.38× to 0.98× its peak memory (bench row 4). Each chunk costs the
- * consumer ~25 runtime steps, which 64 messages share.
+ * The most messages the session hands its consumer in one chunk (`Session.messages` documents it). Chosen on
+ * effect 3, where smaller chunks kept a 200,000-line replay's CPU and peak memory down (bench row 4); not yet
+ * measured again on effect 4.
  */
 const maxChunkSize = 64
 
@@ -169,7 +162,7 @@ interface EncodedPrompt {
 /** A first prompt encoded ahead of its send: the prompt as given, and its encoding (or why it failed). */
 interface PreparedPrompt {
   readonly prompt: Prompt
-  readonly encoded: Either.Either<EncodedPrompt, ProtocolError>
+  readonly encoded: Result.Result<EncodedPrompt, ProtocolError>
 }
 
 /** @internal */
@@ -192,65 +185,44 @@ export const toUserInput = (prompt: Prompt): Protocol.UserInput =>
 export const make = (
   env: SessionEnvironment,
   firstPrompt?: Prompt | undefined
-): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
+): Effect.Effect<Session, ClaudeError, Scope.Scope> =>
   Effect.suspend(() => {
     const redactor = Redaction.make(env.secrets)
     // Everything the session's fibers log (the router, hooks, the gate, MCP tools) goes through
     // loggers that hide the session's secrets, whatever the level and whichever logger is installed.
-    return Effect.locallyWith(
-      inOwnScope(makeSession(env, redactor, firstPrompt)),
-      FiberRef.currentLoggers,
-      HashSet.map((logger) => Redaction.redactingLogger(logger, redactor))
+    // (Effect 3 ran the session in a scope of its own, to spare each finalizer a diff and patch of every fiber
+    // ref; effect 4's finalizers restore nothing, so that workaround is gone.)
+    return Effect.updateService(
+      makeSession(env, redactor, firstPrompt),
+      Logger.CurrentLoggers,
+      (loggers) => new Set(Array.from(loggers, (logger) => Redaction.redactingLogger(logger, redactor)))
     )
   })
-
-/**
- * Runs `effect` in a scope of its own, closed with the same exit by one finalizer of the current scope.
- * Each `Effect.addFinalizer` (the session's, its services', the platform's for the process) restores, as it
- * runs, the fiber refs it was added with: a diff and a patch of every ref, the context and the loggers
- * included. Against the refs of whichever fiber closes the caller's scope that costs, every time; here one
- * finalizer pays it, and the session's own run with refs that differ from theirs by next to nothing.
- */
-const inOwnScope = <A, E, R>(
-  effect: Effect.Effect<A, E, R>
-): Effect.Effect<A, E, Exclude<R, Scope.Scope> | Scope.Scope> =>
-  Effect.flatMap(Scope.make(), (own) =>
-    Effect.zipRight(
-      Effect.addFinalizer((exit) => Scope.close(own, exit)),
-      Scope.extend(effect, own)
-    ))
 
 const makeSession = (
   env: SessionEnvironment,
   redactor: Redaction.Redactor,
   firstPrompt: Prompt | undefined
-): Effect.Effect<Session, ClaudeError, CommandExecutor.CommandExecutor | Scope.Scope> =>
+): Effect.Effect<Session, ClaudeError, Scope.Scope> =>
   Effect.gen(function*() {
     const settings = env.settings
 
     // The session's and its turns' spans, made (as the router's) only when a tracer is installed, and
     // its turn bookkeeping, kept by plain functions as messages are delivered: no effect per turn.
-    const runtime = yield* Effect.runtime<never>()
-    const metricLabels = FiberRefs.getOrDefault(runtime.fiberRefs, FiberRef.currentMetricLabels)
+    const context = yield* Effect.context<never>()
     const sessionSpan = Telemetry.startSpan(
-      runtime.fiberRefs,
-      runtime.context,
+      context,
       () => Telemetry.spans.session,
       undefined,
       "client",
       () => ({})
     )
-    // The session's own finalizers are added to its own scope as they are (see `inOwnScope`): they run with the
-    // session's refs, which `inOwnScope`'s one finalizer has restored, so they need no restoring of their own.
     const scope = yield* Effect.scope
     if (sessionSpan !== undefined) {
-      yield* Scope.addFinalizerExit(
-        scope,
-        (exit) => Effect.sync(() => Telemetry.endSpan(sessionSpan, runtime.fiberRefs, exit))
-      )
+      yield* Scope.addFinalizerExit(scope, (exit) => Effect.sync(() => Telemetry.endSpan(sessionSpan, context, exit)))
     }
-    Telemetry.liveSessions.unsafeModify(1, metricLabels)
-    yield* Scope.addFinalizer(scope, Effect.sync(() => Telemetry.liveSessions.unsafeModify(-1, metricLabels)))
+    Telemetry.liveSessions.modifyUnsafe(1, context)
+    yield* Scope.addFinalizer(scope, Effect.sync(() => Telemetry.liveSessions.modifyUnsafe(-1, context)))
     let turnOpen = false
     let turnSpan: Tracer.Span | undefined
     let turnIndex = 0
@@ -294,16 +266,17 @@ const makeSession = (
       const sink = settings.stderr
       const sinking = yield* stderr.pipe(
         Stream.runForEach((line) =>
-          Effect.catchAllCause(
+          Effect.catchCause(
             sink(line),
             (cause) => Effect.logWarning("the stderr sink failed on a line; the next line goes to it again", cause)
           )
         ),
         Effect.annotateLogs({ pid, source: "stderr" }),
-        Effect.forkDaemon
+        Effect.forkDetach({ startImmediately: true })
       )
-      yield* Effect.addFinalizer(() =>
-        Effect.zipRight(
+      yield* Scope.addFinalizer(
+        scope,
+        Effect.andThen(
           Effect.timeoutOption(Effect.interruptible(Fiber.await(sinking)), stderrSinkDrain),
           Fiber.interrupt(sinking)
         )
@@ -315,8 +288,7 @@ const makeSession = (
       turnOpen = true
       turnIndex++
       turnSpan = Telemetry.startSpan(
-        runtime.fiberRefs,
-        runtime.context,
+        context,
         () => Telemetry.spans.turn,
         sessionSpan,
         "internal",
@@ -325,7 +297,7 @@ const makeSession = (
     }
 
     const endTurn = (result: Record<string, unknown>) => {
-      Telemetry.recordResultNow(result, metricLabels)
+      Telemetry.recordResultNow(result, context)
       const span = turnSpan
       turnOpen = false
       turnSpan = undefined
@@ -336,7 +308,7 @@ const makeSession = (
         span.attribute(Telemetry.attributes.costUsd, result.total_cost_usd)
       }
       if (typeof result.num_turns === "number") span.attribute(Telemetry.attributes.numTurns, result.num_turns)
-      Telemetry.endSpan(span, runtime.fiberRefs, Exit.void)
+      Telemetry.endSpan(span, context, Exit.void)
     }
 
     const closeInterruptLine = JSON.stringify(
@@ -354,30 +326,27 @@ const makeSession = (
       Effect.gen(function*() {
         yield* router.expectExit
         const busy = turnInFlight()
-        // A constant line, written as it is: encoding it by the stdin schema, a path that is cold at the
-        // close, costs more (~2 ms) than the rest of the close's own work.
+        // A constant line, written as it is (encoding it by the stdin schema costs more than the close's work).
         if (busy) yield* Effect.ignore(cli.writeLine(closeInterruptLine))
         yield* cli.shutdown({ gracePeriod: busy ? Duration.seconds(1) : settings.closeGracePeriod })
       })
     )
 
     // Reading a prompt may throw (a getter, a Proxy), here as in the codec: either way, a typed encoding failure.
-    const encodePrompt = (prompt: Prompt): Either.Either<EncodedPrompt, ProtocolError> => {
+    const encodePrompt = (prompt: Prompt): Result.Result<EncodedPrompt, ProtocolError> => {
       let input: Protocol.UserInput
       try {
         const given = toUserInput(prompt)
         input = settings.verbatimPrompts ? { ...given, client_composed: true as const } : given
       } catch (cause) {
-        return Either.left(unreadableMessage(cause))
+        return Result.fail(unreadableMessage(cause))
       }
-      return Either.map(encodeStdinLine(input), (line) => ({ input, line }))
+      return Result.map(encodeStdinLine(input), (line) => ({ input, line }))
     }
 
-    // The first prompt's line, encoded now, while the CLI starts (it reads nothing before it is up, ~0.4 s):
-    // encoded after the initialize answer, a 20 MB prompt (~0.2 s to encode) held its turn back by as much (bench
-    // row 5: call → result 1.17–1.23× the official SDK's, which writes the prompt at once; 0.87–1.08× since).
-    // It is not written before that answer: a CLI that rejected the initialize request (its hooks, its gate)
-    // must not run it. A line that failed to encode fails the send, as encoding it then would.
+    // The first prompt's line, encoded now, while the CLI starts (it reads nothing before it is up, ~0.4 s).
+    // It is not written before the initialize answer: a CLI that rejected the initialize request (its hooks, its
+    // gate) must not run it. A line that failed to encode fails the send, as encoding it then would.
     let prepared: PreparedPrompt | undefined = firstPrompt === undefined
       ? undefined
       : { prompt: firstPrompt, encoded: encodePrompt(firstPrompt) }
@@ -392,22 +361,24 @@ const makeSession = (
       initializeFields,
       { timeout: settings.initializeTimeout }
     ).pipe(
-      Effect.catchAll((error) =>
+      Effect.catch((error) =>
         Effect.flatMap(cli.exitStatus, (status) =>
           Option.isSome(status)
             ? Effect.flatMap(
               cli.exitError(status.value),
-              (exit) => new InitializeError({ reason: "CliExited", detail: exit.message, cause: exit })
+              (exit) => Effect.fail(new InitializeError({ reason: "CliExited", detail: exit.message, cause: exit }))
             )
-            : new InitializeError({
-              reason: error._tag === "ControlTimeoutError"
-                ? "Timeout"
-                : error.reason === "InvalidResponse"
-                ? "InvalidResponse"
-                : "Rejected",
-              detail: error.message,
-              cause: error
-            }))
+            : Effect.fail(
+              new InitializeError({
+                reason: error._tag === "ControlTimeoutError"
+                  ? "Timeout"
+                  : error.reason === "InvalidResponse"
+                  ? "InvalidResponse"
+                  : "Rejected",
+                detail: error.message,
+                cause: error
+              })
+            ))
       )
     )
 
@@ -418,12 +389,12 @@ const makeSession = (
     // A turn that ended for want of credentials: the next pull fails with it (once).
     let failure: ResultError | undefined
 
-    // Messages go to the consumer a chunk at a time (one stream step per chunk, not per message), and a
-    // chunk always ends at a turn's result, so that a consumer stopping at the end of a turn
-    // (`receiveTurn`, `Stream.takeUntil` on results) leaves the next turn's messages for the next read.
+    // Messages go to the consumer a chunk at a time, and a chunk always ends at a turn's result, so that a
+    // consumer stopping at the end of a turn (`receiveTurn`, `Stream.takeUntil` on results) leaves the next
+    // turn's messages for the next read: `Stream.fromQueue` over the router's queue would hand it both.
     // Whether the chunk `deliver` last returned ended a turn (its result delivered or replaced by a failure).
     let chunkEndedTurn = false
-    const deliver = (): Chunk.Chunk<Protocol.Message> => {
+    const deliver = (): ReadonlyArray<Protocol.Message> => {
       const source = held
       const start = heldFrom
       let end = Math.min(source.length, start + maxChunkSize)
@@ -455,13 +426,13 @@ const makeSession = (
         heldFrom = 0
       }
       const last = unauthenticated ? end - 1 : end
-      return Chunk.unsafeFromArray(start === 0 && last === source.length ? source : source.slice(start, last))
+      return start === 0 && last === source.length ? source : source.slice(start, last)
     }
 
     // The next chunk of messages, `undefined` at their end. `turn` bounds the reading to one turn: a
     // chunk that ends with a result ends it.
     const pull = (turn: { ended: boolean } | undefined): Effect.Effect<
-      Chunk.Chunk<Protocol.Message> | undefined,
+      Arr.NonEmptyReadonlyArray<Protocol.Message> | undefined,
       CliExitError | ProtocolError | ResultError
     > =>
       Effect.suspend(() => {
@@ -472,31 +443,28 @@ const makeSession = (
         }
         if (turn?.ended === true) return Effect.succeed(undefined)
         const delivered = (): Effect.Effect<
-          Chunk.Chunk<Protocol.Message> | undefined,
+          Arr.NonEmptyReadonlyArray<Protocol.Message> | undefined,
           CliExitError | ProtocolError | ResultError
         > => {
           const chunk = deliver()
           // The turn is in the store before its result is delivered; a batch the store refused is reported first.
           if (mirror !== undefined && chunkEndedTurn) {
             return Effect.flatMap(mirror.flush, (reports) => {
-              const all = reports.length === 0 ? chunk : Chunk.appendAll(Chunk.unsafeFromArray(reports), chunk)
-              return Chunk.isEmpty(all) ? pull(turn) : Effect.succeed(endsTurn(all))
+              const all = reports.length === 0 ? chunk : [...reports, ...chunk]
+              return Arr.isReadonlyArrayNonEmpty(all) ? Effect.succeed(endsTurn(all)) : pull(turn)
             })
           }
-          if (Chunk.isEmpty(chunk)) return pull(turn)
-          return Effect.succeed(endsTurn(chunk))
+          return Arr.isReadonlyArrayNonEmpty(chunk) ? Effect.succeed(endsTurn(chunk)) : pull(turn)
         }
-        const endsTurn = (chunk: Chunk.Chunk<Protocol.Message>) => {
-          if (turn !== undefined && Chunk.unsafeLast(chunk).type === "result") turn.ended = true
+        const endsTurn = (chunk: Arr.NonEmptyReadonlyArray<Protocol.Message>) => {
+          if (turn !== undefined && chunk[chunk.length - 1].type === "result") turn.ended = true
           return chunk
         }
         if (heldFrom < held.length) return delivered()
         return Effect.flatMap(router.takeMessages, ([taken, done]) => {
           if (taken.length > 0) {
             // Mirror frames are for the store, not the consumer.
-            held = mirror === undefined
-              ? Chunk.toReadonlyArray(taken)
-              : Chunk.toReadonlyArray(taken).filter((message) => message.type !== "transcript_mirror")
+            held = mirror === undefined ? taken : taken.filter((message) => message.type !== "transcript_mirror")
             heldFrom = 0
             return delivered()
           }
@@ -504,19 +472,25 @@ const makeSession = (
         })
       })
 
-    // A stream over `pull`, one channel step per chunk (no Option per chunk, no stage to cut the turn).
+    // A stream over `pull`, one step per chunk. (Effect 3 needed a hand-made channel for this; the router's
+    // `takeMessages` is effect 4's `Queue.takeAll`, and the stream is `Stream.fromPull` over it.)
     const streamOf = (
       first: Effect.Effect<void, ClaudeError> | undefined,
       oneTurn: boolean
     ): Stream.Stream<Protocol.Message, ClaudeError> =>
-      Stream.fromChannel(Channel.suspend(() => {
+      Stream.fromPull(Effect.sync(() => {
         const turn = oneTurn ? { ended: false } : undefined
-        const loop: Channel.Channel<Chunk.Chunk<Protocol.Message>, unknown, ClaudeError, unknown, void, unknown> =
-          Channel.flatMap(
-            Channel.fromEffect(pull(turn)),
-            (chunk) => chunk === undefined ? Channel.void : Channel.zipRight(Channel.write(chunk), loop)
-          )
-        return first === undefined ? loop : Channel.zipRight(Channel.fromEffect(first), loop)
+        let before = first
+        const next = Effect.flatMap(
+          Effect.suspend(() => pull(turn)),
+          (chunk) => chunk === undefined ? Cause.done() : Effect.succeed(chunk)
+        )
+        return Effect.suspend(() => {
+          if (before === undefined) return next
+          const run = before
+          before = undefined
+          return Effect.andThen(run, next)
+        })
       }))
 
     const messages = streamOf(undefined, false)
@@ -530,8 +504,8 @@ const makeSession = (
         const encoded = ready?.encoded ?? encodePrompt(prompt)
         // A prompt that cannot be encoded is never written: no turn starts (a turn counted in flight would
         // make the close interrupt the CLI and wait its longer grace).
-        if (Either.isLeft(encoded)) return Effect.fail(encoded.left)
-        const { input, line } = encoded.right
+        if (Result.isFailure(encoded)) return Effect.fail(encoded.failure)
+        const { input, line } = encoded.success
         turns.sent()
         if ((input as { shouldQuery?: boolean }).shouldQuery !== false) startTurn()
         return cli.writeLine(line)
@@ -544,7 +518,7 @@ const makeSession = (
         chunk === undefined
           ? Effect.succeed(undefined)
           : turn.ended
-          ? Effect.succeed(Chunk.unsafeLast(chunk))
+          ? Effect.succeed(chunk[chunk.length - 1])
           : lastOfTurn(turn))
 
     const session: Session = {
@@ -556,7 +530,7 @@ const makeSession = (
       receiveTurn,
       result: (prompt) =>
         send(prompt).pipe(
-          Effect.zipRight(Effect.suspend(() => lastOfTurn({ ended: false }))),
+          Effect.andThen(Effect.suspend(() => lastOfTurn({ ended: false }))),
           Effect.flatMap(toResult)
         ),
       messages,
@@ -601,7 +575,7 @@ export const poolSignals = new WeakMap<Session, PoolSignals>()
  */
 export const isPromptStream = (
   prompt: Prompt | Stream.Stream<Prompt, ClaudeError>
-): prompt is Stream.Stream<Prompt, ClaudeError> => typeof prompt === "object" && Stream.StreamTypeId in prompt
+): prompt is Stream.Stream<Prompt, ClaudeError> => Stream.isStream(prompt)
 
 /**
  * A query on an open session: with a text prompt, its turn up to the `result`; with a stream of prompts, every
@@ -618,7 +592,7 @@ export const query = (
       Stream.runForEach(session.send),
       Effect.ensuring(session.endInput)
     )
-    return Stream.merge(session.messages, Stream.execute(writer))
+    return Stream.merge(session.messages, Stream.fromEffectDrain(writer))
   }
   return session.turn(prompt)
 }

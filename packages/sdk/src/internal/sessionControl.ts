@@ -8,15 +8,16 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
+import * as Schema from "effect/Schema"
 import type * as ControlRouter from "../ControlRouter.js"
 import type { McpServer } from "../McpServer.js"
 import type * as Protocol from "../Protocol.js"
 import type { Session } from "../Session.js"
 import { ControlError } from "./claudeError.js"
 import * as IssuePath from "./issuePath.js"
-import { isServer, type SessionServers } from "./mcpServer.js"
+import type { SessionServers } from "./mcpConnection.js"
+import { isServer } from "./mcpServer.js"
 import * as Secrets from "./options/secrets.js"
 import { controlRequests as requests } from "./protocol/control.js"
 import { McpReadResourceResponse } from "./protocol/responses.js"
@@ -51,26 +52,30 @@ const readInProcess = (
     const requestId = `in-process:${serverName}`
     const error = (response as { readonly error?: { readonly message?: unknown; readonly code?: unknown } }).error
     if (error !== undefined) {
-      return new ControlError({
-        reason: "ErrorResponse",
-        subtype: "mcp_read_resource",
-        requestId,
-        error: `${serverName}: ${String(error.message)}`,
-        ...(error.code !== undefined ? { errorCode: String(error.code) } : {})
-      })
+      return Effect.fail(
+        new ControlError({
+          reason: "ErrorResponse",
+          subtype: "mcp_read_resource",
+          requestId,
+          error: `${serverName}: ${String(error.message)}`,
+          ...(error.code !== undefined ? { errorCode: String(error.code) } : {})
+        })
+      )
     }
-    return Either.match(
-      ParseResult.decodeUnknownEither(McpReadResourceResponse)((response as { result?: unknown }).result),
+    return Result.match(
+      Schema.decodeUnknownResult(McpReadResourceResponse)((response as { result?: unknown }).result),
       {
-        onLeft: (issue) =>
-          new ControlError({
-            reason: "InvalidResponse",
-            subtype: "mcp_read_resource",
-            requestId,
-            error: `unexpected resources/read result for ${uri}: ${IssuePath.describe(issue)}`,
-            cause: issue
-          }),
-        onRight: Effect.succeed
+        onFailure: (error) =>
+          Effect.fail(
+            new ControlError({
+              reason: "InvalidResponse",
+              subtype: "mcp_read_resource",
+              requestId,
+              error: `unexpected resources/read result for ${uri}: ${IssuePath.describe(error.issue)}`,
+              cause: error
+            })
+          ),
+        onSuccess: Effect.succeed
       }
     )
   })
@@ -151,7 +156,7 @@ export const make = (
   toggleMcpServer: (serverName, enabled) => router.request(requests.mcp_toggle, { serverName, enabled }),
   readMcpResource: (serverName, uri) =>
     Effect.suspend(() => {
-      const answered = mcp?.call(serverName, {
+      const answered: Effect.Effect<unknown> | undefined = mcp?.call(serverName, {
         jsonrpc: "2.0",
         id: 0,
         method: "resources/read",
@@ -177,10 +182,9 @@ export const make = (
       if (mcp === undefined) return router.request(requests.mcp_set_servers, { servers: wire })
       // Served before the request: the CLI connects the new servers as it applies it.
       const previous = mcp.current()
-      mcp.replace(sdk)
-      return Effect.tapError(
-        router.request(requests.mcp_set_servers, { servers: wire }),
-        () => Effect.sync(() => mcp.replace(previous))
+      return Effect.andThen(
+        mcp.replace(sdk),
+        Effect.tapError(router.request(requests.mcp_set_servers, { servers: wire }), () => mcp.replace(previous))
       )
     }),
   stopTask: (taskId) => router.request(requests.stop_task, { task_id: taskId }),

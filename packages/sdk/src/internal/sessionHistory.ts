@@ -12,16 +12,16 @@
  *
  * @internal
  */
-import type { PlatformError } from "@effect/platform/Error"
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
-import type * as ParseResult from "effect/ParseResult"
+import * as Path from "effect/Path"
+import type { PlatformError } from "effect/PlatformError"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
 import * as Stream from "effect/Stream"
 import { randomUUID } from "node:crypto"
 import { homedir } from "node:os"
@@ -30,6 +30,7 @@ import type * as SessionStore from "../SessionStore.js"
 import * as IssuePath from "./issuePath.js"
 import * as Secrets from "./options/secrets.js"
 import { AssistantMessage, SystemMessage, UserMessage } from "./protocol/messages.js"
+import { validatorFor } from "./protocol/validator.js"
 import * as Redaction from "./redaction.js"
 import {
   InvalidArgumentError,
@@ -55,19 +56,20 @@ const excerptBytes = 64 * 1024
 const listConcurrency = 16
 
 // Written by the SDKs beside a transcript (`<sessionId>/<name>`).
-const ArchiveFile = Schema.parseJson(Schema.Struct({ archived: Schema.Boolean, at: Schema.String }))
-const CustomTitleFile = Schema.parseJson(Schema.Struct({ customTitle: Schema.String }))
+const ArchiveFile = Schema.fromJsonString(Schema.Struct({ archived: Schema.Boolean, at: Schema.String }))
+const CustomTitleFile = Schema.fromJsonString(Schema.Struct({ customTitle: Schema.String }))
 // Written by the CLI beside a subagent's transcript.
-const SubagentMetaFile = Schema.parseJson(Schema.Struct({
-  agentType: Schema.optionalWith(Schema.String, { exact: true }),
-  description: Schema.optionalWith(Schema.String, { exact: true }),
-  toolUseId: Schema.optionalWith(Schema.String, { exact: true }),
-  parentAgentId: Schema.optionalWith(Schema.String, { exact: true })
+const SubagentMetaFile = Schema.fromJsonString(Schema.Struct({
+  agentType: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Schema.String),
+  toolUseId: Schema.optionalKey(Schema.String),
+  parentAgentId: Schema.optionalKey(Schema.String)
 }))
 
-const decodeAssistant = Schema.decodeUnknownEither(AssistantMessage)
-const decodeUser = Schema.decodeUnknownEither(UserMessage)
-const decodeSystem = Schema.decodeUnknownEither(SystemMessage)
+// The stream's own check, in place: a message is the transcript's entry itself, every field kept.
+const decodeAssistant = validatorFor(AssistantMessage)
+const decodeUser = validatorFor(UserMessage)
+const decodeSystem = validatorFor(SystemMessage)
 
 /** A transcript found on disk. */
 interface Located {
@@ -82,10 +84,13 @@ interface Located {
 
 const utf8 = new TextDecoder("utf-8")
 
+// A SystemError's own message already starts with its tag (`NotFound: FileSystem.readFile (...)`).
 const describe = (error: PlatformError): string =>
-  error._tag === "SystemError" ? `${error.reason}: ${error.description ?? error.message}` : error.message
+  error.reason._tag !== "BadArgument" && error.reason.description !== undefined
+    ? `${error.reason._tag}: ${error.reason.description}`
+    : error.reason.message
 
-const isNotFound = (error: PlatformError): boolean => error._tag === "SystemError" && error.reason === "NotFound"
+const isNotFound = (error: PlatformError): boolean => error.reason._tag === "NotFound"
 
 /** The parsed lines a store can take: those with a string `type`. */
 const storable = (lines: ReadonlyArray<{ readonly value: Record<string, unknown> }>): Array<SessionStore.Entry> => {
@@ -102,7 +107,7 @@ const storable = (lines: ReadonlyArray<{ readonly value: Record<string, unknown>
  * environment by default), else `~/.claude`.
  */
 const defaultConfigDir = (path: Path.Path): Effect.Effect<string> =>
-  Config.option(Config.string("CLAUDE_CONFIG_DIR")).pipe(
+  Config.option(Config.String("CLAUDE_CONFIG_DIR")).pipe(
     Effect.orElseSucceed(() => Option.none<string>()),
     Effect.map((dir) =>
       Option.match(Option.filter(dir, (value) => value.length > 0), {
@@ -156,7 +161,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
     )
 
   const listDirectory = (dir: string): Effect.Effect<Array<string>> =>
-    fs.readDirectory(dir).pipe(Effect.map((names) => names.sort()), Effect.orElseSucceed(() => []))
+    fs.readDirectory(dir).pipe(Effect.map((names) => [...names].sort()), Effect.orElseSucceed(() => []))
 
   /** The working directory the first entry of a project's transcripts records. */
   const recordedCwd = (projectDir: string) =>
@@ -234,7 +239,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
           })
           : Option.none()
       ),
-      Effect.catchAll((error) => isNotFound(error) ? Effect.succeedNone : Effect.fail(unreadable(file)(error)))
+      Effect.catch((error) => isNotFound(error) ? Effect.succeedNone : Effect.fail(unreadable(file)(error)))
     )
 
   /** Every transcript of the session, one per project directory that has it. */
@@ -260,8 +265,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
 
   const readRange = (file: FileSystem.File, offset: number, length: number) =>
     Effect.gen(function*() {
-      yield* file.seek(offset, "start")
-      const bytes = yield* file.readAlloc(length)
+      const bytes = yield* file.readAlloc(length, { position: BigInt(offset) })
       return Option.match(bytes, { onNone: () => "", onSome: (chunk) => utf8.decode(chunk) })
     })
 
@@ -286,8 +290,8 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
     })).pipe(Effect.mapError(unreadable(file)))
 
   /** A small JSON file beside a transcript, decoded; absent or broken is `None` (these marks are optional). */
-  const readMark = <A>(file: string, schema: Schema.Schema<A, string>): Effect.Effect<Option.Option<A>> =>
-    fs.readFileString(file).pipe(Effect.flatMap(Schema.decode(schema)), Effect.option)
+  const readMark = <A>(file: string, schema: Schema.Codec<A, string>): Effect.Effect<Option.Option<A>> =>
+    fs.readFileString(file).pipe(Effect.flatMap(Schema.decodeEffect(schema)), Effect.option)
 
   const sessionDir = (located: Located) => path.join(located.projectDir, located.sessionId)
 
@@ -417,17 +421,17 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
     context: { readonly parentToolUseId: string | null; readonly parentAgentId: string | null }
   ): SessionMessage => {
     const wire = Transcript.toWireShape(line.value, context)
-    const decoded: Either.Either<SessionMessage, ParseResult.ParseError> = line.value.type === "assistant"
+    const decoded: Result.Result<SessionMessage, SchemaIssue.Issue> = line.value.type === "assistant"
       ? decodeAssistant(wire)
       : line.value.type === "user"
       ? decodeUser(wire)
       : decodeSystem(wire)
-    return Either.getOrElse(decoded, (error) =>
+    return Result.getOrElse(decoded, (issue) =>
       new UndecodedEntry({
         type: "undecoded",
         line: line.line,
         entry: line.value,
-        reason: IssuePath.describe(error.issue)
+        reason: IssuePath.describe(issue)
       }))
   }
 
@@ -555,7 +559,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
       // Its subagents' transcripts and marks go with it.
       const dir = sessionDir(located)
       yield* fs.remove(dir, { recursive: true }).pipe(
-        Effect.catchAll((error) => isNotFound(error) ? Effect.void : Effect.fail(unwritable(dir)(error)))
+        Effect.catch((error) => isNotFound(error) ? Effect.void : Effect.fail(unwritable(dir)(error)))
       )
     }).pipe(Effect.withSpan(`${spanPrefix}deleteSession`, { attributes: { [attributes.sessionId]: sessionId } }))
 
@@ -569,7 +573,7 @@ export const make = Effect.fnUntraced(function*(options: SessionHistory.Options 
         const markDir = sessionDir(located)
         const mark = path.join(markDir, "archived.json")
         return fs.makeDirectory(markDir, { recursive: true, mode: 0o700 }).pipe(
-          Effect.zipRight(fs.writeFileString(mark, JSON.stringify({ archived, at, by: "sdk" }), { mode: 0o600 })),
+          Effect.andThen(fs.writeFileString(mark, JSON.stringify({ archived, at, by: "sdk" }), { mode: 0o600 })),
           Effect.mapError(unwritable(mark))
         )
       }, { discard: true })

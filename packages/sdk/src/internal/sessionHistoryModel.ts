@@ -97,7 +97,7 @@ export class UndecodedEntry extends Schema.Class<UndecodedEntry>("@claude-effect
  * @since 0.1.0
  * @category Models
  */
-export const SessionMessage = Schema.Union(AssistantMessage, UserMessage, SystemMessage, UndecodedEntry)
+export const SessionMessage = Schema.Union([AssistantMessage, UserMessage, SystemMessage, UndecodedEntry])
 
 /**
  * @since 0.1.0
@@ -121,7 +121,7 @@ const whereToLook = (projectsDir: string, dir: string | undefined) =>
  */
 export class SessionNotFoundError
   extends Schema.TaggedError<SessionNotFoundError>("@claude-effect/sdk/SessionNotFoundError")("SessionNotFoundError", {
-    reason: Schema.Literal("NoTranscript", "NoConversation", "NoSubagent"),
+    reason: Schema.Literals(["NoTranscript", "NoConversation", "NoSubagent"]),
     sessionId: Schema.String,
     agentId: optional(Schema.String),
     /** The project directory searched, when one was given. */
@@ -163,10 +163,10 @@ export class SessionNotFoundError
  */
 export class TranscriptError
   extends Schema.TaggedError<TranscriptError>("@claude-effect/sdk/TranscriptError")("TranscriptError", {
-    reason: Schema.Literal("Unreadable", "Corrupt", "Unwritable"),
+    reason: Schema.Literals(["Unreadable", "Corrupt", "Unwritable"]),
     path: Schema.String,
     detail: Schema.String,
-    cause: optional(Schema.Defect)
+    cause: optional(Schema.Defect())
   })
 {
   /**
@@ -196,7 +196,7 @@ export class TranscriptError
  */
 export class InvalidArgumentError
   extends Schema.TaggedError<InvalidArgumentError>("@claude-effect/sdk/InvalidArgumentError")("InvalidArgumentError", {
-    argument: Schema.Literal("sessionId", "agentId", "title", "tag", "upToMessageId", "batchSize"),
+    argument: Schema.Literals(["sessionId", "agentId", "title", "tag", "upToMessageId", "batchSize"]),
     value: Schema.String,
     detail: Schema.String
   })

@@ -11,12 +11,8 @@ import * as Cause from "effect/Cause"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as ExecutionStrategy from "effect/ExecutionStrategy"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
-import * as FiberId from "effect/FiberId"
-import * as FiberRef from "effect/FiberRef"
-import * as HashSet from "effect/HashSet"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
@@ -61,7 +57,7 @@ export interface PoolEnvironment {
  * 200 ms, doubling, at most 30 s; back to the start after a success.
  */
 const warmupRetry = Schedule.exponential(Duration.millis(200), 2).pipe(
-  Schedule.union(Schedule.spaced(Duration.seconds(30)))
+  Schedule.modifyDelay(({ duration }) => Effect.succeed(Duration.min(duration, Duration.seconds(30))))
 )
 
 /**
@@ -76,7 +72,7 @@ type SlotState = "warming" | "ready" | "cooling"
 
 interface Entry {
   readonly session: Session
-  readonly scope: Scope.CloseableScope
+  readonly scope: Scope.Closeable
   readonly slot: Slot
   state: "ready" | "claimed" | "dead"
   /** Completed when the entry is claimed: its slot then warms the next one. */
@@ -101,8 +97,9 @@ export const make = (
     const outer = yield* Effect.scope
     // Every session the pool starts lives in a scope of its own below this one, claimed ones included:
     // their handlers run in the pool's context, so none outlives the pool.
-    const poolScope = yield* Scope.make(ExecutionStrategy.parallel)
-    const poolHooks = yield* FiberRef.get(currentHooks)
+    const poolScope = yield* Scope.make("parallel")
+    // Hook registrations are Context entries: those of the pool's context, seen by every session it starts.
+    const poolHooks: ReadonlySet<HookRegistry.HookRegistration> = new Set(yield* currentHooks)
 
     const slots: Array<Slot> = Array.from({ length: env.size }, () => ({ state: "warming" }))
     const ready: Array<Entry> = []
@@ -120,7 +117,7 @@ export const make = (
       size: env.size,
       ready: ready.map((entry) => entry.session.pid),
       warming: slots.filter(isWarming).length,
-      failure: Option.fromNullable(failure)
+      failure: Option.fromNullishOr(failure)
     })
     const status = yield* SubscriptionRef.make(snapshot())
     const publish = SubscriptionRef.update(status, snapshot)
@@ -129,8 +126,8 @@ export const make = (
     const claimEntry = (entry: Entry): void => {
       entry.state = "claimed"
       entry.slot.state = "warming"
-      InternalSession.poolSignals.get(entry.session)?.onNextMessage(() => Deferred.unsafeDone(entry.heard, Exit.void))
-      Deferred.unsafeDone(entry.claimed, Exit.void)
+      InternalSession.poolSignals.get(entry.session)?.onNextMessage(() => Deferred.doneUnsafe(entry.heard, Exit.void))
+      Deferred.doneUnsafe(entry.claimed, Exit.void)
     }
 
     /** Hands `entry` to the longest-waiting claimer, or puts it on the shelf. Synchronous: one step. */
@@ -142,28 +139,30 @@ export const make = (
         return
       }
       claimEntry(entry)
-      Deferred.unsafeDone(waiter, Exit.succeed(entry))
+      Deferred.doneUnsafe(waiter, Exit.succeed(entry))
     }
 
     /** Fails every waiting claimer: nothing under way could serve them. */
     const failWaiters = (cause: Cause.Cause<ClaudeError>): void => {
-      for (const waiter of waiters.splice(0)) Deferred.unsafeDone(waiter, Exit.failCause(cause))
+      for (const waiter of waiters.splice(0)) Deferred.doneUnsafe(waiter, Exit.failCause(cause))
     }
 
     const warmOne = (slot: Slot) =>
       Effect.gen(function*() {
         slot.state = "warming"
         yield* publish
-        const scope = yield* Scope.fork(poolScope, ExecutionStrategy.sequential)
-        const started = yield* Effect.exit(Scope.extend(env.start, scope))
+        const scope = yield* Scope.fork(poolScope, "sequential")
+        const started = yield* Effect.exit(Scope.provide(env.start, scope))
         if (Exit.isFailure(started)) {
           yield* Scope.close(scope, started)
           failure = started.cause
           slot.state = "cooling"
+          // Published before the waiters fail: a claimer that gets this failure sees it in the status (effect 4 may
+          // run the woken claimer before this fiber's next step).
+          yield* publish
           // Claimers wait for a warm-up under way; with none left, they get this one's failure.
           if (ready.length === 0 && !slots.some(isWarming)) failWaiters(started.cause)
           yield* Effect.logWarning("a session pool's warm-up failed; retrying", started.cause)
-          yield* publish
           return false
         }
         failure = undefined
@@ -195,12 +194,12 @@ export const make = (
 
     const awaitRefillMoment = (entry: Entry): Effect.Effect<void> => {
       if (Option.isSome(env.refillDelay)) {
-        return Duration.greaterThan(env.refillDelay.value, Duration.zero)
+        return Duration.isGreaterThan(env.refillDelay.value, Duration.zero)
           ? Effect.sleep(env.refillDelay.value)
           : Effect.void
       }
       if (waiters.length > 0) return Effect.void
-      const demanded = Effect.async<void>((resume) => {
+      const demanded = Effect.callback<void>((resume) => {
         const wake = () => resume(Effect.void)
         pendingRefills.push(wake)
         return Effect.sync(() => {
@@ -210,21 +209,22 @@ export const make = (
       })
       return Effect.raceAll([Deferred.await(entry.heard), demanded, Effect.sleep(refillLatest)]).pipe(
         // The claimer's fiber, woken by the same message, takes it before the spawn holds the event loop.
-        Effect.zipRight(Effect.yieldNow())
+        Effect.andThen(Effect.yieldNow)
       )
     }
 
     const runSlot = (slot: Slot) =>
       Effect.gen(function*() {
-        const retry = yield* Schedule.driver(warmupRetry)
+        // A fresh step after each success: the retry's delays start again from 200 ms.
+        let retry = yield* Schedule.toStepWithSleep(warmupRetry)
         while (true) {
-          if (yield* warmOne(slot)) yield* retry.reset
-          else yield* Effect.orDie(retry.next(void 0))
+          if (yield* warmOne(slot)) retry = yield* Schedule.toStepWithSleep(warmupRetry)
+          else yield* Effect.orDie(retry(void 0))
         }
       })
 
-    // The slots run as daemons, stopped by the pool's finalizer, which is in place before the first one starts.
-    const fibers: Array<Fiber.RuntimeFiber<never>> = []
+    // The slots run detached, stopped by the pool's finalizer, which is in place before the first one starts.
+    const fibers: Array<Fiber.Fiber<never>> = []
     yield* Scope.addFinalizer(
       outer,
       Effect.gen(function*() {
@@ -241,7 +241,7 @@ export const make = (
     yield* Effect.uninterruptible(
       Effect.forEach(
         slots,
-        (slot) => Effect.map(Effect.forkDaemon(Effect.interruptible(runSlot(slot))), (fiber) => fibers.push(fiber))
+        (slot) => Effect.map(Effect.forkDetach(Effect.interruptible(runSlot(slot))), (fiber) => fibers.push(fiber))
       )
     )
 
@@ -258,9 +258,8 @@ export const make = (
             "or open this session cold with ClaudeCode.session"
         })
       }
-      const hooks = yield* FiberRef.get(currentHooks)
-      const extra: Array<HookRegistry.HookRegistration> = []
-      for (const hook of hooks) if (hook.active.current && !HashSet.has(poolHooks, hook)) extra.push(hook)
+      const hooks = yield* currentHooks
+      const extra = hooks.filter((hook) => hook.active.current && !poolHooks.has(hook))
       if (extra.length > 0) {
         return yield* new SessionPoolError({
           reason: "HandlersMismatch",
@@ -283,7 +282,7 @@ export const make = (
         return Effect.as(publish, entry)
       }
       if (failure !== undefined && !slots.some(isWarming)) return Effect.failCause(failure)
-      const waiter = Deferred.unsafeMake<Entry, ClaudeError>(FiberId.none)
+      const waiter = Deferred.makeUnsafe<Entry, ClaudeError>()
       waiters.push(waiter)
       refillNow()
       return Deferred.await(waiter).pipe(
@@ -321,7 +320,7 @@ export const make = (
     return {
       claim,
       status: SubscriptionRef.get(status),
-      changes: status.changes
+      changes: SubscriptionRef.changes(status)
     }
   })
 

@@ -8,91 +8,103 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
 import * as Path from "node:path"
 import type * as SessionStore from "../SessionStore.js"
 import * as AnswerIssues from "./answerIssues.js"
 import { SessionStoreError } from "./claudeError.js"
+import { validatorFor } from "./protocol/validator.js"
 
 /** @internal */
 export const TypeId: SessionStore.TypeId = Symbol.for("@claude-effect/sdk/SessionStore") as SessionStore.TypeId
 
 /** @internal */
-export const tag = Context.GenericTag<SessionStore.SessionStore>("@claude-effect/sdk/SessionStore")
+export const tag = Context.Service<SessionStore.SessionStore>("@claude-effect/sdk/SessionStore")
 
 // -----------------------------------------------------------------------------
 // schemas
 // -----------------------------------------------------------------------------
 
 const SEPARATORS = /[/\\\0]/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+// Databases store a lone surrogate as U+FFFD, so two such names would become one.
+const wellFormed = (what: string, value: string): true | string =>
+  LONE_SURROGATE.test(value)
+    ? `${what} must be well-formed Unicode (it has a lone surrogate), got ${JSON.stringify(value)}`
+    : true
 
 /** One name of a key: it becomes a directory or file name when a transcript is materialized. */
 const keyName = (what: string) =>
-  Schema.String.pipe(
-    Schema.filter((value) =>
-      value.length === 0
-        ? `${what} must not be empty`
-        : value.length > 255
-        ? `${what} must be at most 255 characters (it has ${value.length})`
-        : SEPARATORS.test(value)
-        ? `${what} must not contain "/", "\\" or NUL (it names one directory), got ${JSON.stringify(value)}`
-        : value === "." || value === ".."
-        ? `${what} must not be "." or ".."`
-        : true
-    )
-  )
+  Schema.String.check(Schema.makeFilter((value: string) =>
+    value.length === 0
+      ? `${what} must not be empty`
+      : value.length > 255
+      ? `${what} must be at most 255 characters (it has ${value.length})`
+      : SEPARATORS.test(value)
+      ? `${what} must not contain "/", "\\" or NUL (it names one directory), got ${JSON.stringify(value)}`
+      : value === "." || value === ".."
+      ? `${what} must not be "." or ".."`
+      : wellFormed(what, value)
+  ))
 
 /** @internal */
-export const ProjectKey = keyName("a project key").annotations({ identifier: "ProjectKey" })
+export const ProjectKey = keyName("a project key").annotate({ identifier: "ProjectKey" })
 
 /** @internal */
-export const SessionId = keyName("a session id").annotations({ identifier: "SessionId" })
+export const SessionId = keyName("a session id").annotate({ identifier: "SessionId" })
 
 /** @internal */
-export const Subpath = Schema.String.pipe(
-  Schema.filter((value) => {
-    if (value.length === 0) return "a subpath must not be empty (omit it for the main transcript)"
-    if (value.includes("\\") || value.includes("\0")) return `a subpath must not contain "\\" or NUL, got ${value}`
-    const segments = value.split("/")
-    return segments.every((segment) => segment.length > 0 && segment !== "." && segment !== "..")
-      ? true
-      : `a subpath is relative, made of names separated by "/", without "." or "..", got ${JSON.stringify(value)}`
-  })
-).annotations({ identifier: "Subpath" })
+export const Subpath = Schema.String.check(Schema.makeFilter((value: string) => {
+  if (value.length === 0) return "a subpath must not be empty (omit it for the main transcript)"
+  if (value.includes("\\") || value.includes("\0")) return `a subpath must not contain "\\" or NUL, got ${value}`
+  const segments = value.split("/")
+  return segments.every((segment) => segment.length > 0 && segment !== "." && segment !== "..")
+    ? wellFormed("a subpath", value)
+    : `a subpath is relative, made of names separated by "/", without "." or "..", got ${JSON.stringify(value)}`
+})).annotate({ identifier: "Subpath" })
 
 const sessionRef = { projectKey: ProjectKey, sessionId: SessionId }
 
 /** @internal */
-export const SessionKey = Schema.Struct({ ...sessionRef, subpath: Schema.optional(Subpath) }).annotations({
+export const SessionKey = Schema.Struct({ ...sessionRef, subpath: Schema.optional(Subpath) }).annotate({
   identifier: "SessionKey"
 })
 
 /** @internal */
-export const SessionRef = Schema.Struct(sessionRef).annotations({ identifier: "SessionRef" })
+export const SessionRef = Schema.Struct(sessionRef).annotate({ identifier: "SessionRef" })
+
+/** An entry's uuid is a key column of the SQL stores: NUL is refused by PostgreSQL and cut off by SQLite. */
+const EntryUuid = Schema.String.check(Schema.makeFilter((value: string) =>
+  value.includes("\0")
+    ? `an entry's uuid must not contain NUL, got ${JSON.stringify(value)}`
+    : wellFormed("an entry's uuid", value)
+))
 
 /** @internal */
-export const Entry = Schema.Struct(
-  {
+export const Entry = Schema.StructWithRest(
+  Schema.Struct({
     type: Schema.String,
-    uuid: Schema.optional(Schema.String),
+    uuid: Schema.optional(EntryUuid),
     timestamp: Schema.optional(Schema.String)
-  },
-  Schema.Record({ key: Schema.String, value: Schema.Unknown })
-).annotations({ identifier: "SessionStoreEntry" })
+  }),
+  [Schema.Record(Schema.String, Schema.Unknown)]
+).annotate({ identifier: "SessionStoreEntry" })
 
 /** @internal */
 export const SessionInfo = Schema.Struct({
   sessionId: Schema.String,
   mtime: Schema.Number
-}).annotations({ identifier: "SessionInfo" })
+}).annotate({ identifier: "SessionInfo" })
 
 /** @internal */
 export const TranscriptMirror = Schema.Struct({
   type: Schema.Literal("transcript_mirror"),
   filePath: Schema.String,
   entries: Schema.Array(Entry)
-}).annotations({ identifier: "TranscriptMirror" })
+}).annotate({ identifier: "TranscriptMirror" })
 
 // -----------------------------------------------------------------------------
 // checks
@@ -100,14 +112,15 @@ export const TranscriptMirror = Schema.Struct({
 
 type Operation = SessionStoreError["operation"]
 
-const decodeKey = ParseResult.decodeUnknownEither(SessionKey)
-const decodeRef = ParseResult.decodeUnknownEither(SessionRef)
-const decodeProject = ParseResult.decodeUnknownEither(ProjectKey)
-const validateEntries = ParseResult.validateEither(Schema.Array(Entry), { onExcessProperty: "preserve" })
+const decodeKey = Schema.decodeUnknownResult(SessionKey)
+const decodeRef = Schema.decodeUnknownResult(SessionRef)
+const decodeProject = Schema.decodeUnknownResult(ProjectKey)
+// In place: the entries themselves when they are valid, every field kept (effect 4 has no "preserve").
+const validateEntries = validatorFor(Schema.Array(Entry))
 
 const invalid = (operation: Operation, reason: "InvalidKey" | "InvalidEntry", subject: string) =>
 (
-  issue: ParseResult.ParseIssue
+  issue: SchemaIssue.Issue
 ) =>
   new SessionStoreError({
     operation,
@@ -115,29 +128,39 @@ const invalid = (operation: Operation, reason: "InvalidKey" | "InvalidEntry", su
     detail: AnswerIssues.format(issue, subject)
   })
 
+const check = <A>(
+  result: Result.Result<A, Schema.SchemaError>,
+  onIssue: (issue: SchemaIssue.Issue) => SessionStoreError
+): Effect.Effect<A, SessionStoreError> =>
+  Result.isSuccess(result) ? Effect.succeed(result.success) : Effect.fail(onIssue(result.failure.issue))
+
 /** @internal */
 export const checkKey = (
   operation: Operation,
   key: unknown
 ): Effect.Effect<SessionStore.SessionKey, SessionStoreError> =>
-  Effect.mapError(decodeKey(key), invalid(operation, "InvalidKey", "the key"))
+  check(decodeKey(key), invalid(operation, "InvalidKey", "the key"))
 
 /** @internal */
 export const checkRef = (
   operation: Operation,
   key: unknown
 ): Effect.Effect<SessionStore.SessionRef, SessionStoreError> =>
-  Effect.mapError(decodeRef(key), invalid(operation, "InvalidKey", "the key"))
+  check(decodeRef(key), invalid(operation, "InvalidKey", "the key"))
 
 /** @internal */
 export const checkProjectKey = (operation: Operation, projectKey: unknown): Effect.Effect<string, SessionStoreError> =>
-  Effect.mapError(decodeProject(projectKey), invalid(operation, "InvalidKey", "the project key"))
+  check(decodeProject(projectKey), invalid(operation, "InvalidKey", "the project key"))
 
 /** @internal */
 export const checkEntries = (
   entries: unknown
-): Effect.Effect<ReadonlyArray<SessionStore.Entry>, SessionStoreError> =>
-  Effect.mapError(validateEntries(entries), invalid("append", "InvalidEntry", "the entries"))
+): Effect.Effect<ReadonlyArray<SessionStore.Entry>, SessionStoreError> => {
+  const valid = validateEntries(entries)
+  return Result.isSuccess(valid)
+    ? Effect.succeed(valid.success)
+    : Effect.fail(invalid("append", "InvalidEntry", "the entries")(valid.failure))
+}
 
 /**
  * A store whose every call checks its key (and, for `append`, its entries)
@@ -243,7 +266,7 @@ export const makeMemory: Effect.Effect<SessionStore.SessionStore> = Effect.sync(
       }),
     load: (key) =>
       Effect.sync(() =>
-        Option.map(Option.fromNullable(transcripts.get(keyString(key))), (entries) => entries.map(copy))
+        Option.map(Option.fromNullishOr(transcripts.get(keyString(key))), (entries) => entries.map(copy))
       ),
     listSessions: (projectKey) =>
       Effect.sync(() => {

@@ -18,10 +18,10 @@
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import * as Semaphore from "effect/Semaphore"
 import * as Path from "node:path"
 import type * as Protocol from "../Protocol.js"
 import type * as SessionStore from "../SessionStore.js"
@@ -46,7 +46,8 @@ const MAX_PENDING_BYTES = 1024 * 1024
 // A batch the store keeps refusing is held at most this much, oldest given up first.
 const MAX_RETAINED_BYTES = 64 * 1024 * 1024
 const APPEND_TIMEOUT = Duration.seconds(60)
-const RETRY = Schedule.fromDelays(Duration.millis(200), Duration.millis(800))
+// Two retries, 200 ms then 800 ms (effect 4 has no Schedule.fromDelays).
+const RETRY = { schedule: Schedule.exponential(Duration.millis(200), 4), times: 2 }
 
 interface Batch {
   readonly key: SessionStore.SessionKey
@@ -96,25 +97,24 @@ export const make = (options: {
     let pendingEntries = 0
     let pendingBytes = 0
     const reports: Array<Protocol.Message> = []
-    const lock = yield* Effect.makeSemaphore(1)
+    const lock = yield* Semaphore.make(1)
 
     const report = (key: SessionStore.SessionKey | undefined, error: string, sessionId: string) => {
-      reports.push(
-        {
-          type: "system",
-          subtype: "mirror_error",
-          error,
-          key: key === undefined
-            ? { projectKey: "", sessionId }
-            : {
-              projectKey: key.projectKey,
-              sessionId: key.sessionId,
-              ...(key.subpath !== undefined ? { subpath: key.subpath } : {})
-            },
-          uuid: crypto.randomUUID(),
-          session_id: key?.sessionId ?? sessionId
-        } satisfies Protocol.SystemMirrorError as Protocol.Message
-      )
+      const message: Protocol.SystemMirrorError = {
+        type: "system",
+        subtype: "mirror_error",
+        error,
+        key: key === undefined
+          ? { projectKey: "", sessionId }
+          : {
+            projectKey: key.projectKey,
+            sessionId: key.sessionId,
+            ...(key.subpath !== undefined ? { subpath: key.subpath } : {})
+          },
+        uuid: crypto.randomUUID(),
+        session_id: key?.sessionId ?? sessionId
+      }
+      reports.push(message)
     }
 
     const collect = (frame: SessionStore.TranscriptMirror) => {
@@ -148,25 +148,26 @@ export const make = (options: {
       pendingBytes += bytes
     }
 
-    // Interruptible: the flush runs uninterruptibly, and the timeout could not otherwise stop an append the
-    // store never answers (the batch is kept, as for any timeout).
+    // effect 4's timeoutOrElse runs its source interruptibly even inside the uninterruptible flush, so an append
+    // the store never answers is cut at the timeout without v3's `Effect.interruptible` (the batch is kept).
     const sendOne = (batch: Batch): Effect.Effect<SessionStoreError | undefined> =>
       store.append(batch.key, batch.entries).pipe(
-        Effect.interruptible,
-        Effect.timeoutFail({
+        Effect.timeoutOrElse({
           duration: APPEND_TIMEOUT,
-          onTimeout: () =>
-            new SessionStoreError({
-              operation: "append",
-              reason: "Timeout",
-              detail: `no answer within ${Duration.format(APPEND_TIMEOUT)}`
-            })
+          orElse: () =>
+            Effect.fail(
+              new SessionStoreError({
+                operation: "append",
+                reason: "Timeout",
+                detail: `no answer within ${Duration.format(APPEND_TIMEOUT)}`
+              })
+            )
         }),
-        Effect.retry({ schedule: RETRY, while: (error) => error.reason === "Unavailable" }),
+        Effect.retry({ ...RETRY, while: (error) => error.reason === "Unavailable" }),
         Effect.as(undefined),
-        Effect.catchAll(Effect.succeed),
+        Effect.catch(Effect.succeed),
         // A store that dies (a driver that throws, a closed connection) is a store that is not there.
-        Effect.catchAllDefect((defect) =>
+        Effect.catchDefect((defect) =>
           Effect.succeed(
             new SessionStoreError({
               operation: "append",
@@ -223,9 +224,10 @@ export const make = (options: {
     })))
 
     // The early flush within a turn runs beside the reader: it must never hold the router up.
-    const early = yield* Effect.makeSemaphore(1)
-    const runtime = yield* Effect.runtime<never>()
+    const early = yield* Semaphore.make(1)
+    const context = yield* Effect.context<never>()
     const scope = yield* Effect.scope
+    const run = Effect.runForkWith(context)
     const flushEarly = early.withPermitsIfAvailable(1)(flushNow).pipe(Effect.forkIn(scope))
 
     return {
@@ -239,13 +241,13 @@ export const make = (options: {
         if (options.eager === true) {
           if (!eagerQueued) {
             eagerQueued = true
-            Runtime.runFork(runtime)(Effect.forkIn(flushNow, scope))
+            run(Effect.forkIn(flushNow, scope))
           }
         } else if (pendingEntries > MAX_PENDING_ENTRIES || pendingBytes > MAX_PENDING_BYTES) {
-          Runtime.runFork(runtime)(flushEarly)
+          run(flushEarly)
         }
       },
-      flush: Effect.zipRight(flushNow, Effect.sync(() => reports.splice(0)))
+      flush: Effect.andThen(flushNow, Effect.sync(() => reports.splice(0)))
     } satisfies Mirror
   })
 

@@ -13,11 +13,11 @@
  *
  * @internal
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Path from "effect/Path"
 import type * as Scope from "effect/Scope"
 import type * as ClaudeOptions from "../ClaudeOptions.js"
 import type * as SessionStore from "../SessionStore.js"
@@ -71,15 +71,17 @@ export const attach = (
       operation: "load" | "listSessions" | "listSubkeys",
       read: Effect.Effect<A, SessionStoreError>
     ): Effect.Effect<A, SessionStoreError> =>
-      Effect.timeoutFail(read, {
+      Effect.timeoutOrElse(read, {
         duration: loadTimeout,
-        onTimeout: () =>
-          new SessionStoreError({
-            operation,
-            reason: "Timeout",
-            detail: `no answer within ${Duration.format(loadTimeout)} while resuming from the store ` +
-              "(the loadTimeoutMs option); check the store, or raise the bound"
-          })
+        orElse: () =>
+          Effect.fail(
+            new SessionStoreError({
+              operation,
+              reason: "Timeout",
+              detail: `no answer within ${Duration.format(loadTimeout)} while resuming from the store ` +
+                "(the loadTimeoutMs option); check the store, or raise the bound"
+            })
+          )
       })
     const reads: StoreReads = {
       load: (ref) => bounded("load", store.load(ref)),
@@ -151,7 +153,7 @@ const materialize = (
     )
     const sessionDir = path.join(dir, "projects", ref.projectKey)
     const write = (file: string, entries: ReadonlyArray<SessionStore.Entry>) =>
-      Effect.zipRight(
+      Effect.andThen(
         fs.makeDirectory(path.dirname(file), { recursive: true }),
         fs.writeFileString(file, entries.map((entry) => JSON.stringify(entry)).join("\n") + "\n", { mode: 0o600 })
       ).pipe(Effect.mapError(unavailable(`cannot write ${file}`)))
@@ -161,7 +163,7 @@ const materialize = (
     const copy = (from: string, to: string) =>
       fs.copyFile(from, to).pipe(
         Effect.catchIf(
-          (error) => error._tag === "SystemError" && error.reason === "NotFound",
+          (error) => error.reason._tag === "NotFound",
           () => Effect.void
         ),
         Effect.mapError(unavailable(`cannot copy ${from} into the resume directory`))

@@ -7,10 +7,11 @@
  *
  * @internal
  */
-import * as FileSystem from "@effect/platform/FileSystem"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as FileSystem from "effect/FileSystem"
 import * as Option from "effect/Option"
+import * as Result from "effect/Result"
 import type { SpawnConfig } from "../CliProcess.js"
 import { CliExitError } from "./claudeError.js"
 import type { Redactor } from "./redaction.js"
@@ -26,9 +27,10 @@ const codeOf = (error: unknown): string | undefined => {
   return undefined
 }
 
-/** What the platform said, for the operation at fault (`access` of the cwd, or `spawn`). */
+/** What the platform said, for the operation at fault (`access` of the cwd, or `spawn`): a `PlatformError`'s reason's. */
 const methodOf = (error: unknown): string | undefined => {
-  const method = (error as { readonly method?: unknown } | null)?.method
+  const reason = (error as { readonly reason?: unknown } | null)?.reason
+  const method = (reason as { readonly method?: unknown } | null)?.method
   return typeof method === "string" ? method : undefined
 }
 
@@ -55,7 +57,7 @@ export const explain = (
   redactor: Redactor
 ): Effect.Effect<CliExitError> =>
   Effect.gen(function*() {
-    const error = Option.getOrElse(Cause.failureOption(cause), () => Option.getOrUndefined(Cause.dieOption(cause)))
+    const error = Option.getOrElse(Cause.findErrorOption(cause), () => Result.getOrUndefined(Cause.findDefect(cause)))
     const code = codeOf(error)
     const fs = yield* Effect.serviceOption(FileSystem.FileSystem)
     const stat = (path: string): Effect.Effect<Stat> =>

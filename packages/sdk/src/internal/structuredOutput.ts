@@ -6,7 +6,6 @@
  * @internal
  */
 import * as Effect from "effect/Effect"
-import * as JSONSchema from "effect/JSONSchema"
 import * as Schema from "effect/Schema"
 import type { OutputFormat } from "../ClaudeOptions.js"
 import type * as Protocol from "../Protocol.js"
@@ -20,23 +19,45 @@ export const toolName = "StructuredOutput"
 const isObjectSchema = (schema: unknown): boolean =>
   typeof schema === "object" && schema !== null && (schema as { type?: unknown }).type === "object"
 
+/** The JSON Schema of a Schema's JSON form, self-contained. Throws when the generator cannot make one. */
+const jsonSchemaOf = (schema: Schema.Top): Record<string, unknown> => {
+  const document = Schema.toJsonSchemaDocument(schema, { onExcessProperty: "error" })
+  const definitions = document.definitions as Record<string, unknown>
+  return inlineDefinitions(
+    Object.keys(definitions).length > 0 ? { ...document.schema, $defs: definitions } : { ...document.schema }
+  )
+}
+
+const article = (kind: string): string => /^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`
+
+/** What a JSON Schema that is not an object describes: `a number`, or `a number or a string` for a union. */
+const describeKinds = (made: Record<string, unknown>): string => {
+  if (typeof made.type === "string") return article(made.type)
+  const variants = (made.anyOf ?? made.oneOf) as ReadonlyArray<{ readonly type?: unknown }> | undefined
+  const kinds = Array.isArray(variants)
+    ? Array.from(new Set(variants.flatMap((variant) => typeof variant?.type === "string" ? [variant.type] : [])))
+    : []
+  // effect 4 writes a Number as `number`, or one of the strings "Infinity", "-Infinity", "NaN".
+  return kinds.length > 0 ? kinds.map(article).join(" or ") : "not an object"
+}
+
 /**
- * The `outputFormat` option for `schema`: the JSON Schema of its encoded side
- * (what the model writes), self-contained (no `$ref` a client must resolve).
- * The CLI offers it as the input of its `StructuredOutput` tool, and a tool's
- * input is an object: a schema of anything else fails with an `OptionsError`
- * that says how to wrap it.
+ * The `outputFormat` option for `schema`: the JSON Schema of what the model
+ * writes (effect 4 describes a Schema's JSON form, `Schema.toCodecJson`),
+ * self-contained (no `$ref` a client must resolve). The CLI offers it as the
+ * input of its `StructuredOutput` tool, and a tool's input is an object: a
+ * schema of anything else fails with an `OptionsError` that says how to wrap
+ * it.
  *
  * @internal
  */
-export const outputFormat = <A, I, R>(schema: Schema.Schema<A, I, R>): Effect.Effect<OutputFormat, OptionsError> =>
+export const outputFormat = <A, I, RD, RE>(
+  schema: Schema.Codec<A, I, RD, RE>
+): Effect.Effect<OutputFormat, OptionsError> =>
   Effect.suspend(() => {
     let made: Record<string, unknown>
     try {
-      // A JSON Schema is an object: its entries, as a record.
-      made = inlineDefinitions(
-        Object.fromEntries(Object.entries(JSONSchema.make(schema as Schema.Schema<A, I, never>)))
-      )
+      made = jsonSchemaOf(schema)
     } catch (cause) {
       return new OptionsError({
         reason: "InvalidOptions",
@@ -52,7 +73,7 @@ export const outputFormat = <A, I, R>(schema: Schema.Schema<A, I, R>): Effect.Ef
     if (Array.isArray(variants) && variants.length > 0 && variants.every(isObjectSchema)) {
       return Effect.succeed({ type: "json_schema" as const, schema: { type: "object", ...made } })
     }
-    const described = typeof made.type === "string" ? `a ${made.type}` : "not an object"
+    const described = describeKinds(made)
     return new OptionsError({
       reason: "InvalidOptions",
       detail: `outputFormat: structured output is an object (the input of the CLI's ${toolName} tool), but the ` +
@@ -61,17 +82,18 @@ export const outputFormat = <A, I, R>(schema: Schema.Schema<A, I, R>): Effect.Ef
   })
 
 /**
- * The `structured_output` of a turn's result, decoded with `schema`. A result
+ * The `structured_output` of a turn's result, decoded with `schema` from its
+ * JSON form (the form {@link outputFormat} describes to the model). A result
  * without one, a value the Schema rejects, and the CLI giving up after its
  * retries each fail with a `StructuredOutputError`; any other error result
  * with a `ResultError`.
  *
  * @internal
  */
-export const decode = <A, I, R>(
-  schema: Schema.Schema<A, I, R>,
+export const decode = <A, I, RD, RE>(
+  schema: Schema.Codec<A, I, RD, RE>,
   result: Protocol.ResultMessage
-): Effect.Effect<A, StructuredOutputError | ResultError, R> => {
+): Effect.Effect<A, StructuredOutputError | ResultError, RD> => {
   const fields = result as {
     readonly session_id?: string
     readonly errors?: ReadonlyArray<unknown>
@@ -98,8 +120,8 @@ export const decode = <A, I, R>(
     })
   }
   const value = fields.structured_output
-  return Schema.decodeUnknown(schema, { errors: "all" })(value).pipe(
-    Effect.catchTag("ParseError", (error) =>
+  return Schema.decodeUnknownEffect(Schema.toCodecJson(schema), { errors: "all", reportInput: true })(value).pipe(
+    Effect.catchTag("SchemaError", (error) =>
       new StructuredOutputError({
         reason: "Mismatch",
         sessionId,

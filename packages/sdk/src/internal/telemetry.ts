@@ -8,19 +8,14 @@
  *
  * @internal
  */
-import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as DefaultServices from "effect/DefaultServices"
 import * as Effect from "effect/Effect"
 import type * as Exit from "effect/Exit"
-import * as FiberRef from "effect/FiberRef"
-import * as FiberRefs from "effect/FiberRefs"
-import * as HashMap from "effect/HashMap"
+import * as LogLevel from "effect/LogLevel"
 import * as Metric from "effect/Metric"
-import * as MetricBoundaries from "effect/MetricBoundaries"
-import * as MetricLabel from "effect/MetricLabel"
 import * as Option from "effect/Option"
+import * as References from "effect/References"
 import * as Tracer from "effect/Tracer"
 
 /**
@@ -39,36 +34,15 @@ export const spans = {
   mcpTool: "claude.mcp.tool"
 } as const
 
-const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
-
 /**
- * Whether spans made with these `fiberRefs` would be read by anyone: tracing
+ * Whether spans made with this `context` would be read by anyone: tracing
  * is on and a tracer other than Effect's own (which exports nowhere) is
- * installed (an exporter's layer, `Layer.setTracer`).
+ * installed (an exporter's layer, `Tracer.Tracer` provided).
  *
  * @internal
  */
-export const isTracing = (fiberRefs: FiberRefs.FiberRefs): boolean =>
-  FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerEnabled) &&
-  Context.get(FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices), Tracer.Tracer) !== nativeTracer
-
-// The metric labels of a runtime's refs, read once per refs (a runtime's refs are fixed: the router answers every
-// request of a session with the same ones, and reading a FiberRef's value builds an Option each time).
-const metricLabelsByRefs = new WeakMap<FiberRefs.FiberRefs, ReadonlyArray<MetricLabel.MetricLabel>>()
-
-/**
- * The metric labels in `fiberRefs` (`FiberRef.currentMetricLabels`).
- *
- * @internal
- */
-export const metricLabelsOf = (fiberRefs: FiberRefs.FiberRefs): ReadonlyArray<MetricLabel.MetricLabel> => {
-  let labels = metricLabelsByRefs.get(fiberRefs)
-  if (labels === undefined) {
-    labels = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentMetricLabels)
-    metricLabelsByRefs.set(fiberRefs, labels)
-  }
-  return labels
-}
+export const isTracing = (context: Context.Context<never>): boolean =>
+  Context.get(context, References.TracerEnabled) && Context.get(context, Tracer.Tracer) !== Tracer.nativeTracer
 
 /**
  * `self` in a span named `name`, when a tracer is installed ({@link isTracing});
@@ -81,19 +55,20 @@ export const withSpanIfTracing = <A, E, R>(
   name: string,
   options: () => Tracer.SpanOptions
 ): Effect.Effect<A, E, R> =>
-  Effect.withFiberRuntime((fiber) => isTracing(fiber.getFiberRefs()) ? Effect.withSpan(self, name, options()) : self)
+  Effect.contextWith((context: Context.Context<never>) =>
+    isTracing(context) ? Effect.withSpan(self, name, options()) : self
+  )
 
 /**
  * A span started outside any fiber, as `Effect.withSpan` would start it in a
- * fiber with these `fiberRefs` and `context` (the tracer, its clock, the
- * span annotations; no stack trace); `undefined` when tracing is off. The
- * router's one span per inbound request: started as the line is read, ended
- * (`endSpan`) as the answer is written.
+ * fiber with this `context` (the tracer, its clock, the span annotations and
+ * links, the trace level; no stack trace); `undefined` when tracing is off.
+ * The router's one span per inbound request: started as the line is read,
+ * ended (`endSpan`) as the answer is written.
  *
  * @internal
  */
 export const startSpan = (
-  fiberRefs: FiberRefs.FiberRefs,
   context: Context.Context<never>,
   name: () => string,
   parent: Tracer.AnySpan | undefined,
@@ -101,21 +76,28 @@ export const startSpan = (
   attributes: () => Record<string, unknown>
 ): Tracer.Span | undefined => {
   // Effect's own tracer exports nowhere: a span per request would be built for nobody to read.
-  if (!isTracing(fiberRefs)) return undefined
-  const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
-  const tracer = Context.get(services, Tracer.Tracer)
-  const timing = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
-  const span = tracer.span(
-    name(),
-    parent !== undefined ? Option.some(parent) : Context.getOption(context, Tracer.ParentSpan),
-    Context.empty(),
-    [],
-    timing ? Context.get(services, Clock.Clock).unsafeCurrentTimeNanos() : BigInt(0),
+  if (!isTracing(context)) return undefined
+  const parentSpan = parent !== undefined ? Option.some(parent) : Context.getOption(context, Tracer.ParentSpan)
+  const sampled = Option.isSome(parentSpan) && parentSpan.value.sampled === false
+    ? false
+    : !LogLevel.isGreaterThan(
+      Context.get(context, Tracer.MinimumTraceLevel),
+      Context.get(context, Tracer.CurrentTraceLevel)
+    )
+  const span = Context.get(context, Tracer.Tracer).span({
+    name: name(),
+    parent: parentSpan,
+    annotations: Context.empty(),
+    links: [...Context.get(context, References.TracerSpanLinks)],
+    startTime: Context.get(context, References.TracerTimingEnabled)
+      ? Context.get(context, Clock.Clock).currentTimeNanosUnsafe()
+      : BigInt(0),
     kind,
-    { captureStackTrace: false }
-  )
-  const annotations = FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerSpanAnnotations)
-  if (HashMap.size(annotations) > 0) HashMap.forEach(annotations, (value, key) => span.attribute(key, value))
+    root: false,
+    sampled
+  })
+  const annotations = Context.get(context, References.TracerSpanAnnotations)
+  for (const key in annotations) span.attribute(key, annotations[key])
   const values = attributes()
   for (const key in values) span.attribute(key, values[key])
   return span
@@ -126,15 +108,13 @@ export const startSpan = (
  *
  * @internal
  */
-export const endSpan = (span: Tracer.Span, fiberRefs: FiberRefs.FiberRefs, exit: Exit.Exit<unknown, unknown>): void => {
-  const services = FiberRefs.getOrDefault(fiberRefs, DefaultServices.currentServices)
+export const endSpan = (span: Tracer.Span, context: Context.Context<never>, exit: Exit.Exit<unknown, unknown>): void =>
   span.end(
-    FiberRefs.getOrDefault(fiberRefs, FiberRef.currentTracerTimingEnabled)
-      ? Context.get(services, Clock.Clock).unsafeCurrentTimeNanos()
+    Context.get(context, References.TracerTimingEnabled)
+      ? Context.get(context, Clock.Clock).currentTimeNanosUnsafe()
       : BigInt(0),
     exit
   )
-}
 
 /**
  * Span attribute keys.
@@ -171,7 +151,7 @@ export const attributes = {
  * @since 0.1.0
  * @category Metrics
  */
-export const hookDecisions: Metric.Metric.Counter<number> = Metric.counter("claude_hook_decisions_total", {
+export const hookDecisions: Metric.Counter<number> = Metric.counter("claude_hook_decisions_total", {
   description: "Hook answers by event and decision"
 })
 
@@ -181,7 +161,7 @@ export const hookDecisions: Metric.Metric.Counter<number> = Metric.counter("clau
  * @since 0.1.0
  * @category Metrics
  */
-export const permissionDecisions: Metric.Metric.Counter<number> = Metric.counter("claude_permission_decisions_total", {
+export const permissionDecisions: Metric.Counter<number> = Metric.counter("claude_permission_decisions_total", {
   description: "Permission gate answers by tool and decision"
 })
 
@@ -192,7 +172,7 @@ export const permissionDecisions: Metric.Metric.Counter<number> = Metric.counter
  * @since 0.1.0
  * @category Metrics
  */
-export const fallbacks: Metric.Metric.Counter<number> = Metric.counter("claude_fallbacks_total", {
+export const fallbacks: Metric.Counter<number> = Metric.counter("claude_fallbacks_total", {
   description: "Fallback answers by kind and cause"
 })
 
@@ -202,11 +182,10 @@ export const fallbacks: Metric.Metric.Counter<number> = Metric.counter("claude_f
  * @since 0.1.0
  * @category Metrics
  */
-export const handlerLatency: Metric.Metric.Histogram<number> = Metric.histogram(
-  "claude_handler_duration_ms",
-  MetricBoundaries.exponential({ start: 0.25, factor: 2, count: 20 }),
-  "Hook and permission handler latency in milliseconds"
-)
+export const handlerLatency: Metric.Histogram<number> = Metric.histogram("claude_handler_duration_ms", {
+  description: "Hook and permission handler latency in milliseconds",
+  boundaries: Metric.exponentialBoundaries({ start: 0.25, factor: 2, count: 20 })
+})
 
 /**
  * Sessions with a live CLI process.
@@ -214,7 +193,7 @@ export const handlerLatency: Metric.Metric.Histogram<number> = Metric.histogram(
  * @since 0.1.0
  * @category Metrics
  */
-export const liveSessions: Metric.Metric.Gauge<number> = Metric.gauge("claude_sessions_live", {
+export const liveSessions: Metric.Gauge<number> = Metric.gauge("claude_sessions_live", {
   description: "Sessions with a live CLI"
 })
 
@@ -224,7 +203,7 @@ export const liveSessions: Metric.Metric.Gauge<number> = Metric.gauge("claude_se
  * @since 0.1.0
  * @category Metrics
  */
-export const pendingControlRequests: Metric.Metric.Gauge<number> = Metric.gauge("claude_control_requests_pending", {
+export const pendingControlRequests: Metric.Gauge<number> = Metric.gauge("claude_control_requests_pending", {
   description: "Outbound control requests awaiting a response"
 })
 
@@ -234,7 +213,7 @@ export const pendingControlRequests: Metric.Metric.Gauge<number> = Metric.gauge(
  * @since 0.1.0
  * @category Metrics
  */
-export const linesDecoded: Metric.Metric.Counter<number> = Metric.counter("claude_stdout_lines_total", {
+export const linesDecoded: Metric.Counter<number> = Metric.counter("claude_stdout_lines_total", {
   description: "Lines read from the CLI's stdout"
 })
 
@@ -244,7 +223,7 @@ export const linesDecoded: Metric.Metric.Counter<number> = Metric.counter("claud
  * @since 0.1.0
  * @category Metrics
  */
-export const unknownMessages: Metric.Metric.Counter<number> = Metric.counter("claude_unknown_messages_total", {
+export const unknownMessages: Metric.Counter<number> = Metric.counter("claude_unknown_messages_total", {
   description: "Messages of an unknown type"
 })
 
@@ -254,7 +233,7 @@ export const unknownMessages: Metric.Metric.Counter<number> = Metric.counter("cl
  * @since 0.1.0
  * @category Metrics
  */
-export const protocolErrors: Metric.Metric.Counter<number> = Metric.counter("claude_protocol_errors_total", {
+export const protocolErrors: Metric.Counter<number> = Metric.counter("claude_protocol_errors_total", {
   description: "stdout lines that were not valid messages"
 })
 
@@ -264,7 +243,7 @@ export const protocolErrors: Metric.Metric.Counter<number> = Metric.counter("cla
  * @since 0.1.0
  * @category Metrics
  */
-export const results: Metric.Metric.Counter<number> = Metric.counter("claude_results_total", {
+export const results: Metric.Counter<number> = Metric.counter("claude_results_total", {
   description: "Turn results"
 })
 
@@ -274,7 +253,7 @@ export const results: Metric.Metric.Counter<number> = Metric.counter("claude_res
  * @since 0.1.0
  * @category Metrics
  */
-export const modelTurns: Metric.Metric.Counter<number> = Metric.counter("claude_model_turns_total", {
+export const modelTurns: Metric.Counter<number> = Metric.counter("claude_model_turns_total", {
   description: "Model turns reported by results"
 })
 
@@ -284,7 +263,7 @@ export const modelTurns: Metric.Metric.Counter<number> = Metric.counter("claude_
  * @since 0.1.0
  * @category Metrics
  */
-export const costUsd: Metric.Metric.Counter<number> = Metric.counter("claude_cost_usd_total", {
+export const costUsd: Metric.Counter<number> = Metric.counter("claude_cost_usd_total", {
   description: "Cost reported by results (USD)"
 })
 
@@ -295,18 +274,13 @@ export const costUsd: Metric.Metric.Counter<number> = Metric.counter("claude_cos
  * @since 0.1.0
  * @category Metrics
  */
-export const tokens: Metric.Metric.Counter<number> = Metric.counter("claude_tokens_total", {
+export const tokens: Metric.Counter<number> = Metric.counter("claude_tokens_total", {
   description: "Tokens reported by results"
 })
 
-// Tagged metrics are built once per tag combination: building (and hashing) a new key on every
-// decision showed up in the hook round-trip benchmark. `Metric.taggedWithLabels` would still build a
-// new label array per update (the tags joined with the fiber's), which misses the metric's hook cache
-// (keyed by that array) and looks the metric up in the registry, hashing its key, every time: here the
-// joined array is kept per fiber label array (a FiberRef value, stable until it is set), so the
-// untagged metric finds its hook at once.
-// Found by a walk of nested maps, name by value, which builds nothing per update (a key joined from the tags
-// was a new string to hash, and the tags a new array, on every decision).
+// Tagged metrics are built once per tag combination, found by a walk of nested maps, name by value (which builds
+// nothing per update). Effect 4's `Metric.withAttributes` merges the context's attributes once per attribute set
+// itself: the label-join cache effect 3 needed here is gone.
 interface TagNode {
   metric: unknown
   readonly children: Map<string, TagNode>
@@ -321,40 +295,18 @@ const childOf = (node: TagNode, key: string): TagNode => {
   return child
 }
 
-const withLabels = <Type, In, Out>(
-  metric: Metric.Metric<Type, In, Out>,
-  labels: ReadonlyArray<MetricLabel.MetricLabel>
-): Metric.Metric<Type, In, Out> => {
-  const joined = new WeakMap<ReadonlyArray<MetricLabel.MetricLabel>, ReadonlyArray<MetricLabel.MetricLabel>>()
-  const all = (extra: ReadonlyArray<MetricLabel.MetricLabel>): ReadonlyArray<MetricLabel.MetricLabel> => {
-    if (extra.length === 0) return labels
-    let found = joined.get(extra)
-    if (found === undefined) {
-      found = Arr.union(labels, extra)
-      joined.set(extra, found)
-    }
-    return found
-  }
-  return Metric.make(
-    metric.keyType,
-    (input, extra) => metric.unsafeUpdate(input, all(extra)),
-    (extra) => metric.unsafeValue(all(extra)),
-    (input, extra) => metric.unsafeModify(input, all(extra))
-  )
-}
-
 /**
  * `metric` tagged with one or two tags (name, value), built once per tag set.
  *
  * @internal
  */
-export const tagged = <Type, In, Out>(
-  metric: Metric.Metric<Type, In, Out>,
+export const tagged = <Input, State>(
+  metric: Metric.Metric<Input, State>,
   name1: string,
   value1: string,
   name2?: string,
   value2?: string
-): Metric.Metric<Type, In, Out> => {
+): Metric.Metric<Input, State> => {
   let root = taggedCache.get(metric)
   if (root === undefined) {
     root = { metric: undefined, children: new Map() }
@@ -363,18 +315,17 @@ export const tagged = <Type, In, Out>(
   let node = childOf(childOf(root, name1), value1)
   if (name2 !== undefined) node = childOf(childOf(node, name2), value2 ?? "")
   if (node.metric === undefined) {
-    node.metric = withLabels(
+    node.metric = Metric.withAttributes(
       metric,
-      name2 === undefined
-        ? [MetricLabel.make(name1, value1)]
-        : [MetricLabel.make(name1, value1), MetricLabel.make(name2, value2 ?? "")]
+      name2 === undefined ? { [name1]: value1 } : { [name1]: value1, [name2]: value2 ?? "" }
     )
   }
-  return node.metric as Metric.Metric<Type, In, Out>
+  return node.metric as Metric.Metric<Input, State>
 }
 
 /**
- * Records a turn's result on the metrics, with the fiber's metric `labels`.
+ * Records a turn's result on the metrics, with the metric attributes and
+ * registry of `context`.
  *
  * @internal
  */
@@ -384,15 +335,15 @@ export const recordResultNow = (result: {
   readonly num_turns?: unknown
   readonly total_cost_usd?: unknown
   readonly usage?: unknown
-}, labels: ReadonlyArray<MetricLabel.MetricLabel>): void => {
+}, context: Context.Context<never>): void => {
   const usage = (result.usage ?? {}) as Record<string, unknown>
   const number = (value: unknown) => typeof value === "number" && Number.isFinite(value) ? value : 0
   tagged(results, "subtype", String(result.subtype ?? "unknown"), "is_error", String(result.is_error === true))
-    .unsafeUpdate(1, labels)
-  modelTurns.unsafeUpdate(number(result.num_turns), labels)
-  costUsd.unsafeUpdate(number(result.total_cost_usd), labels)
-  tagged(tokens, "type", "input").unsafeUpdate(number(usage.input_tokens), labels)
-  tagged(tokens, "type", "output").unsafeUpdate(number(usage.output_tokens), labels)
-  tagged(tokens, "type", "cache_read").unsafeUpdate(number(usage.cache_read_input_tokens), labels)
-  tagged(tokens, "type", "cache_creation").unsafeUpdate(number(usage.cache_creation_input_tokens), labels)
+    .updateUnsafe(1, context)
+  modelTurns.updateUnsafe(number(result.num_turns), context)
+  costUsd.updateUnsafe(number(result.total_cost_usd), context)
+  tagged(tokens, "type", "input").updateUnsafe(number(usage.input_tokens), context)
+  tagged(tokens, "type", "output").updateUnsafe(number(usage.output_tokens), context)
+  tagged(tokens, "type", "cache_read").updateUnsafe(number(usage.cache_read_input_tokens), context)
+  tagged(tokens, "type", "cache_creation").updateUnsafe(number(usage.cache_creation_input_tokens), context)
 }

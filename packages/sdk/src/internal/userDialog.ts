@@ -22,10 +22,10 @@ import { closedStruct, Json } from "./protocol/json.js"
  *
  * @internal
  */
-export const UserDialogResult = Schema.Union(
+export const UserDialogResult = Schema.Union([
   closedStruct({ behavior: Schema.Literal("completed"), result: Json }),
   closedStruct({ behavior: Schema.Literal("cancelled") })
-).annotations({ identifier: "UserDialogResult" })
+]).annotate({ identifier: "UserDialogResult" })
 
 /** @internal */
 export type UserDialogResult = typeof UserDialogResult.Type
@@ -47,11 +47,11 @@ export const callOf = (
   service: UserDialog.Service,
   request: Protocol.UserDialogRequest,
   site: { readonly requestId: string },
-  defaultTimeout: Duration.DurationInput
+  defaultTimeout: Duration.Input
 ): GuardedRun.Call<never> => ({
   subject: `user dialog handler ("${request.dialog_kind}")`,
   evaluate: () => service.handler(request, site),
-  timeout: service.timeout ?? Duration.decode(defaultTimeout),
+  timeout: service.timeout ?? Duration.fromInputUnsafe(defaultTimeout),
   annotations: () => ({
     dialogKind: request.dialog_kind,
     requestId: site.requestId,
@@ -64,6 +64,6 @@ export const answer = (
   service: UserDialog.Service,
   request: Protocol.UserDialogRequest,
   site: { readonly requestId: string },
-  defaultTimeout: Duration.DurationInput = GuardedRun.defaultTimeouts.dialog
+  defaultTimeout: Duration.Input = GuardedRun.defaultTimeouts.dialog
 ): Effect.Effect<UserDialogResult> =>
   GuardedRun.run(policy, callOf(service, request, site, defaultTimeout), GuardedRun.answerOf)

@@ -3,8 +3,9 @@
  * (`@anthropic-ai/claude-code` in node_modules) against the testkit's ScriptedModel, offline,
  * on 127.0.0.1. ProtocolTranscripts.test.ts decodes every line of them.
  *
- *   pnpm --filter @claude-effect/sdk capture-transcripts            every scenario (a few minutes)
- *   pnpm --filter @claude-effect/sdk capture-transcripts 05_ 14_    the scenarios whose names start so
+ *   pnpm --filter @claude-effect/sdk capture-transcripts                 every scenario (a few minutes)
+ *   pnpm --filter @claude-effect/sdk capture-transcripts 05_ 14_         the scenarios whose names start so
+ *   pnpm --filter @claude-effect/sdk capture-transcripts --out /tmp/t    elsewhere than the fixtures
  *
  * Each scenario starts the CLI with the flags it names, writes to its stdin what it names (the
  * initialize request, prompts, control requests, raw lines), answers what the CLI asks (hook
@@ -20,9 +21,8 @@
  * An initialize response equal to an earlier file's is written as `{ t, dir, same_as: "file:line" }`:
  * it is the largest line (17 KB of built-in commands), the same in every run.
  */
-import * as CliLocator from "@claude-effect/sdk/CliLocator"
 import { ScriptedModel } from "@claude-effect/testkit"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -30,11 +30,19 @@ import * as ChildProcess from "node:child_process"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as Path from "node:path"
+import * as CliLocator from "../../src/CliLocator.js"
 
 type Json = { readonly [key: string]: any }
 
 const repo = Path.resolve(import.meta.dirname, "..", "..", "..", "..")
-const outDir = Path.resolve(import.meta.dirname, "..", "fixtures", "transcripts")
+const argv = process.argv.slice(2)
+const outFlag = argv.indexOf("--out")
+if (outFlag !== -1 && argv[outFlag + 1] === undefined) throw new Error("--out needs a directory: --out <dir>")
+const outDir = outFlag === -1
+  ? Path.resolve(import.meta.dirname, "..", "fixtures", "transcripts")
+  : Path.resolve(argv[outFlag + 1]!)
+/** The name prefixes of the scenarios to capture (every scenario when none). */
+const only = outFlag === -1 ? argv : [...argv.slice(0, outFlag), ...argv.slice(outFlag + 2)]
 const fixtures = Path.resolve(import.meta.dirname, "..", "fixtures")
 
 const BASE = ["--output-format", "stream-json", "--input-format", "stream-json", "--verbose"]
@@ -339,10 +347,10 @@ const capture = (scenario: Scenario, executable: string, shared: Directories | u
     const run = new Run(executable, args, dirs.cwd, env, scenario)
     const spawnedAfter = Date.now() - modelStart
     yield* Effect.tryPromise(() => scenario.run(run, ctx)).pipe(
-      Effect.catchAll((error) =>
+      Effect.catch((error) =>
         Effect.sync(() => {
-          run.note({ capture_error: String(error.error) })
-          process.stderr.write(`  ! ${String(error.error)}\n`)
+          run.note({ capture_error: String(error.cause) })
+          process.stderr.write(`  ! ${String(error.cause)}\n`)
         })
       )
     )
@@ -367,7 +375,7 @@ const capture = (scenario: Scenario, executable: string, shared: Directories | u
     }
     const entries = [...run.entries].sort((a, b) => a.t - b.t)
     return { entries, scrub: scrubber(ctx) }
-  }).pipe(Effect.scoped, Effect.provide(NodeContext.layer))
+  }).pipe(Effect.scoped, Effect.provide(NodeServices.layer))
 
 /** The environment of a user's shell: none of pnpm's, npm's or this script's own. */
 const cleanEnv = (): Record<string, string> =>
@@ -1818,8 +1826,7 @@ const write = (
 }
 
 const main = Effect.gen(function*() {
-  const only = process.argv.slice(2)
-  const executable = yield* CliLocator.locate().pipe(Effect.provide(NodeContext.layer))
+  const executable = yield* CliLocator.locate().pipe(Effect.provide(NodeServices.layer))
   Fs.mkdirSync(outDir, { recursive: true })
   const selected = scenarios.filter((s) => only.length === 0 || only.some((prefix) => s.name.startsWith(prefix)))
   if (only.length === 0) {

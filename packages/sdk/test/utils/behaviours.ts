@@ -5,12 +5,11 @@
  * runs against several transports. The two agreeing is what lets the
  * in-memory suite stand in for the real one where it goes further.
  */
-import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, type Protocol } from "@claude-effect/sdk"
 import { assert, describe, it } from "@effect/vitest"
-import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import type * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
+import { ClaudeCode, HookLayer, HookResult, PermissionGate, PermissionResult, type Protocol } from "../../src/index.js"
 
 /** What the model does in a behaviour: answer with text, or call Bash and then answer. */
 export type Scenario =
@@ -37,7 +36,7 @@ const bash = (command: string, then = "done"): Scenario => ({
   then
 })
 
-const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Effect.map(Stream.runCollect(stream), Chunk.toArray)
+const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
 
 const isState = (message: Protocol.Message) =>
   message.type === "system" && (message as { readonly subtype?: string }).subtype === "session_state_changed"

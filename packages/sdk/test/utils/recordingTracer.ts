@@ -9,26 +9,27 @@ import * as Tracer from "effect/Tracer"
 
 export class RecordedSpan implements Tracer.Span {
   readonly _tag = "Span"
+  readonly name: string
   readonly spanId: string
   readonly traceId: string
-  readonly sampled = true
+  readonly parent: Option.Option<Tracer.AnySpan>
+  readonly annotations: Context.Context<never>
+  readonly kind: Tracer.SpanKind
+  readonly sampled: boolean
   status: Tracer.SpanStatus
   readonly attributes = new Map<string, unknown>()
-  links: Array<Tracer.SpanLink>
+  readonly links: Array<Tracer.SpanLink>
   readonly events: Array<{ name: string; attributes?: Record<string, unknown> | undefined }> = []
-  constructor(
-    readonly name: string,
-    readonly parent: Option.Option<Tracer.AnySpan>,
-    readonly context: Context.Context<never>,
-    links: ReadonlyArray<Tracer.SpanLink>,
-    startTime: bigint,
-    readonly kind: Tracer.SpanKind,
-    id: number
-  ) {
+  constructor(options: Parameters<Tracer.Tracer["span"]>[0], id: number) {
+    this.name = options.name
+    this.parent = options.parent
+    this.annotations = options.annotations
+    this.kind = options.kind
+    this.sampled = options.sampled
+    this.links = [...options.links]
     this.spanId = `span${id}`
-    this.traceId = Option.match(parent, { onNone: () => `trace${id}`, onSome: (p) => p.traceId })
-    this.status = { _tag: "Started", startTime }
-    this.links = [...links]
+    this.traceId = Option.match(options.parent, { onNone: () => `trace${id}`, onSome: (p) => p.traceId })
+    this.status = { _tag: "Started", startTime: options.startTime }
   }
   end(endTime: bigint, exit: Exit.Exit<unknown, unknown>): void {
     this.status = { _tag: "Ended", startTime: this.status.startTime, endTime, exit }
@@ -54,12 +55,11 @@ export const makeRecordingTracer = () => {
   const spans: Array<RecordedSpan> = []
   let counter = 0
   const tracer = Tracer.make({
-    span: (name, parent, context, links, startTime, kind) => {
-      const span = new RecordedSpan(name, parent, context, links, startTime, kind, ++counter)
+    span: (options) => {
+      const span = new RecordedSpan(options, ++counter)
       spans.push(span)
       return span
-    },
-    context: (f) => f()
+    }
   })
-  return { spans, layer: Layer.setTracer(tracer) }
+  return { spans, tracer, layer: Layer.succeed(Tracer.Tracer, tracer) }
 }

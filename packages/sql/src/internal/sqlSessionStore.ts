@@ -7,13 +7,16 @@
  * @internal
  */
 import { ClaudeError, SessionStore } from "@claude-effect/sdk"
-import * as SqlClient from "@effect/sql/SqlClient"
-import type { SqlError } from "@effect/sql/SqlError"
+import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import * as SchemaIssue from "effect/SchemaIssue"
+import * as SchemaTransformation from "effect/SchemaTransformation"
+import * as SqlClient from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
 import type * as SqlSessionStore from "../SqlSessionStore.js"
 
 type Operation = ClaudeError.SessionStoreError["operation"]
@@ -24,25 +27,54 @@ export const defaultMaxEntryBytes = 32 * 1024 * 1024
 // Rows per INSERT: far below SQLite's 32,766 and PostgreSQL's 65,535 bound parameters (5 per row).
 const ROWS_PER_INSERT = 1_000
 
-const unavailable = (operation: Operation) => (error: SqlError) =>
-  new ClaudeError.SessionStoreError({
+// effect 4's SqlError says its reason (`ConnectionError`, or the driver's message); the driver's error is the reason's
+// cause.
+const unavailable = (operation: Operation) => (error: SqlError) => {
+  const driver = error.reason.cause
+  return new ClaudeError.SessionStoreError({
     operation,
     reason: "Unavailable",
     detail: `the database failed: ${error.message}` +
-      (error.cause instanceof Error && error.cause.message !== error.message ? ` (${error.cause.message})` : ""),
+      (driver instanceof Error && driver.message !== "" && driver.message !== error.message
+        ? ` (${driver.message})`
+        : ""),
     cause: error
   })
+}
 
-const decodeEntry = ParseResult.decodeUnknownEither(Schema.parseJson(SessionStore.Entry))
-// BIGINT comes back as a number from SQLite and as a string from PostgreSQL.
-const Mtime = Schema.Union(Schema.Number, Schema.NumberFromString)
+const formatIssue = SchemaIssue.makeFormatterDefault()
+const isEntry = Schema.is(SessionStore.Entry)
+const checkEntry = Schema.decodeUnknownResult(SessionStore.Entry)
+
+// A stored line parsed and checked in place: the parsed object is the entry, every field as it was written.
+const decodeEntry = (
+  text: string
+): Result.Result<SessionStore.Entry, { readonly detail: string; readonly cause: unknown }> => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch (error) {
+    return Result.fail({ detail: `not JSON (${error instanceof Error ? error.message : String(error)})`, cause: error })
+  }
+  if (isEntry(parsed)) return Result.succeed(parsed)
+  const checked = checkEntry(parsed)
+  return Result.isFailure(checked)
+    ? Result.fail({ detail: formatIssue(checked.failure.issue), cause: checked.failure })
+    : Result.succeed(checked.success)
+}
+
+// BIGINT comes back as a number from SQLite, as a bigint from @effect/sql-pg 4 (a string from v3's pg driver).
+const NumberFromBigInt = Schema.BigInt.pipe(
+  Schema.decodeTo(Schema.Number, SchemaTransformation.transform({ decode: Number, encode: (n) => BigInt(n) }))
+)
+const Mtime = Schema.Union([Schema.Number, NumberFromBigInt, Schema.NumberFromString])
 const SessionRow = Schema.Struct({ session_id: Schema.String, mtime: Mtime })
-const decodeSessionRows = ParseResult.decodeUnknownEither(Schema.Array(SessionRow))
+const decodeSessionRows = Schema.decodeUnknownResult(Schema.Array(SessionRow))
 
 /**
  * The tables, made once whoever starts first: idempotent DDL in one transaction, which on PostgreSQL holds an
  * advisory lock first, so that processes starting together against one database wait for each other instead
- * of racing (`@effect/sql`'s migrator creates its own table outside its lock, and processes starting at once
+ * of racing (`effect/sql`'s migrator creates its own table outside its lock, and processes starting at once
  * can hang on each other there).
  */
 const createTables = (sql: SqlClient.SqlClient, prefix: string) => {
@@ -125,9 +157,9 @@ export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options
       const mtime = yield* Clock.currentTimeMillis
       yield* sql.withTransaction(Effect.gen(function*() {
         for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-          yield* sql`INSERT INTO ${entries} ${
-            sql.insert(rows.slice(start, start + ROWS_PER_INSERT))
-          } ON CONFLICT DO NOTHING`
+          const chunk = rows.slice(start, start + ROWS_PER_INSERT)
+          if (!Arr.isArrayNonEmpty(chunk)) break
+          yield* sql`INSERT INTO ${entries} ${sql.insert(chunk)} ON CONFLICT DO NOTHING`
         }
         yield* sql`INSERT INTO ${transcripts} ${
           sql.insert({ project_key: key.projectKey, session_id: key.sessionId, subpath, mtime })
@@ -144,16 +176,16 @@ export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options
       const loaded: Array<SessionStore.Entry> = []
       for (const row of rows) {
         const decoded = decodeEntry(row.entry)
-        if (decoded._tag === "Left") {
+        if (Result.isFailure(decoded)) {
           return yield* new ClaudeError.SessionStoreError({
             operation: "load",
             reason: "InvalidEntry",
             detail: `a stored entry of ${key.projectKey}/${key.sessionId} is not a transcript line: ` +
-              ParseResult.TreeFormatter.formatIssueSync(decoded.left),
-            cause: decoded.left
+              decoded.failure.detail,
+            cause: decoded.failure.cause
           })
         }
-        loaded.push(decoded.right)
+        loaded.push(decoded.success)
       }
       return Option.some(loaded)
     })
@@ -163,17 +195,15 @@ export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options
       const rows = yield* sql`SELECT session_id, mtime FROM ${transcripts}
         WHERE project_key = ${projectKey} AND subpath = ''`.pipe(Effect.mapError(unavailable("listSessions")))
       const decoded = decodeSessionRows(rows)
-      if (decoded._tag === "Left") {
+      if (Result.isFailure(decoded)) {
         return yield* new ClaudeError.SessionStoreError({
           operation: "listSessions",
           reason: "Unavailable",
-          detail: `the transcripts table has rows this store cannot read: ${
-            ParseResult.TreeFormatter.formatIssueSync(decoded.left)
-          }`,
-          cause: decoded.left
+          detail: `the transcripts table has rows this store cannot read: ${formatIssue(decoded.failure.issue)}`,
+          cause: decoded.failure
         })
       }
-      return decoded.right.map((row) => ({ sessionId: row.session_id, mtime: Math.floor(row.mtime) }))
+      return decoded.success.map((row) => ({ sessionId: row.session_id, mtime: Math.floor(row.mtime) }))
     })
 
   // A key without a subpath deletes the session whole: its main transcript and its subagents'.
@@ -184,7 +214,7 @@ export const make = Effect.fnUntraced(function*(options: SqlSessionStore.Options
       ...(key.subpath !== undefined ? [sql`subpath = ${key.subpath}`] : [])
     ])
     return sql.withTransaction(
-      Effect.zipRight(sql`DELETE FROM ${entries} WHERE ${where}`, sql`DELETE FROM ${transcripts} WHERE ${where}`)
+      Effect.andThen(sql`DELETE FROM ${entries} WHERE ${where}`, sql`DELETE FROM ${transcripts} WHERE ${where}`)
     ).pipe(Effect.asVoid, Effect.mapError(unavailable("delete")))
   }
 

@@ -12,11 +12,10 @@
  *
  * @internal
  */
-import type * as CliApp from "@effect/cli/CliApp"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
-import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as CliError from "effect/cli/CliError"
+import * as Command from "effect/cli/Command"
+import * as Flag from "effect/cli/Flag"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { createServer } from "node:http"
@@ -52,29 +51,25 @@ export const envLines = (model: ScriptedModel.Service, steps: number): ReadonlyA
 ]
 
 // Each request as it arrives, on stderr: stdout stays the environment.
-const logRequests = (model: ScriptedModel.Service) =>
-  Effect.iterate(0, {
-    while: () => true,
-    body: (seen) =>
-      Effect.flatMap(model.awaitRequests(seen + 1), (requests) =>
-        Effect.as(
-          Effect.forEach(
-            requests.slice(seen),
-            (request) =>
-              Console.error(`[scripted-model] ${request.method} ${request.path} → ${describeReply(request)}`),
-            { discard: true }
-          ),
-          requests.length
-        ))
+const logRequests = (model: ScriptedModel.Service): Effect.Effect<never> =>
+  Effect.gen(function*() {
+    let seen = 0
+    while (true) {
+      const requests = yield* model.awaitRequests(seen + 1)
+      for (const request of requests.slice(seen)) {
+        yield* Console.error(`[scripted-model] ${request.method} ${request.path} → ${describeReply(request)}`)
+      }
+      seen = requests.length
+    }
   })
 
-const script = Options.file("script").pipe(
-  Options.withDescription("the script: a JSON file of ScriptedModel steps (see the testkit's ScriptFile module)")
+const script = Flag.File("script").pipe(
+  Flag.withDescription("the script: a JSON file of ScriptedModel steps (see the testkit's ScriptFile module)")
 )
 
-const port = Options.integer("port").pipe(
-  Options.withDefault(0),
-  Options.withDescription("the TCP port on 127.0.0.1 (default: a free one)")
+const port = Flag.Int("port").pipe(
+  Flag.withDefault(0),
+  Flag.withDescription("the TCP port on 127.0.0.1 (default: a free one)")
 )
 
 const serve = Command.make("serve", { script, port }, ({ port, script }) =>
@@ -105,13 +100,13 @@ const root = Command.make("claude-effect-testkit").pipe(
 export const cli = (
   argv: ReadonlyArray<string>,
   version: string
-): Effect.Effect<number, never, CliApp.CliApp.Environment> =>
-  Command.run(root, { name: "claude-effect-testkit", version })(argv).pipe(
+): Effect.Effect<number, never, Command.Environment> =>
+  Command.runWith(root, { version })(argv.slice(2)).pipe(
     Effect.as(0),
-    Effect.catchAll((error) =>
-      // @effect/cli has already printed a usage error, with the help.
-      ValidationError.isValidationError(error)
-        ? Effect.succeed(2)
+    Effect.catch((error) =>
+      // effect/cli has already printed the help, and the usage error if there is one (none: no subcommand given).
+      CliError.isCliError(error)
+        ? Effect.succeed(error._tag === "ShowHelp" && error.errors.length === 0 ? 0 : 2)
         : Effect.as(Console.error(`claude-effect-testkit: ${error.message}`), 1)
     )
   )

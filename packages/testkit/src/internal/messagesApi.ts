@@ -9,32 +9,35 @@
  */
 import * as Schema from "effect/Schema"
 
-const Rest = Schema.Record({ key: Schema.String, value: Schema.Unknown })
+// v4 has no `onExcessProperty: "preserve"`: an index signature beside the declared fields keeps the rest.
+const Rest = Schema.Record(Schema.String, Schema.Unknown)
+
+const open = <const F extends Schema.Struct.Fields>(fields: F) => Schema.StructWithRest(Schema.Struct(fields), [Rest])
 
 /** @internal */
-export const ContentBlock = Schema.Struct({ type: Schema.String }, Rest)
+export const ContentBlock = open({ type: Schema.String })
 
 /** @internal */
 export type ContentBlock = typeof ContentBlock.Type
 
 /** @internal */
-export const Content = Schema.Union(Schema.String, Schema.Array(ContentBlock))
+export const Content = Schema.Union([Schema.String, Schema.Array(ContentBlock)])
 
 /** @internal */
-export const Message = Schema.Struct({
+export const Message = open({
   // The CLI also sends `role: "system"` messages (environment, hook context), so any role is accepted.
   role: Schema.String,
   content: Content
-}, Rest)
+})
 
 /** @internal */
 export type Message = typeof Message.Type
 
 /** @internal */
-export const Tool = Schema.Struct({ name: Schema.String }, Rest)
+export const Tool = open({ name: Schema.String })
 
 /** @internal */
-export const MessagesRequest = Schema.Struct({
+export const MessagesRequest = open({
   model: Schema.optional(Schema.String),
   messages: Schema.Array(Message),
   system: Schema.optional(Content),
@@ -42,13 +45,13 @@ export const MessagesRequest = Schema.Struct({
   stream: Schema.optional(Schema.Boolean),
   max_tokens: Schema.optional(Schema.Number),
   thinking: Schema.optional(Schema.Unknown)
-}, Rest)
+})
 
 /** @internal */
 export type MessagesRequest = typeof MessagesRequest.Type
 
 /** @internal */
-export const MessagesRequestFromJson = Schema.parseJson(MessagesRequest)
+export const MessagesRequestFromJson = Schema.fromJsonString(MessagesRequest)
 
 // --- text extraction ---------------------------------------------------------------------------
 

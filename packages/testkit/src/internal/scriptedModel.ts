@@ -1,20 +1,19 @@
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Headers from "@effect/platform/Headers"
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
-import * as HttpServer from "@effect/platform/HttpServer"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import * as Path from "@effect/platform/Path"
 import * as Arr from "effect/Array"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
+import * as FileSystem from "effect/FileSystem"
+import * as HttpIncomingMessage from "effect/http/HttpIncomingMessage"
+import * as HttpServer from "effect/http/HttpServer"
+import * as HttpServerRequest from "effect/http/HttpServerRequest"
+import * as HttpServerResponse from "effect/http/HttpServerResponse"
+import * as NetAddress from "effect/net/NetAddress"
 import * as Option from "effect/Option"
-import * as ParseResult from "effect/ParseResult"
+import * as Path from "effect/Path"
 import { type Pipeable, pipeArguments } from "effect/Pipeable"
 import type { Predicate } from "effect/Predicate"
+import * as Result from "effect/Result"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -96,7 +95,7 @@ const errorMessages: Record<number, string> = {
 export const error = (
   status: number,
   options?: {
-    readonly retryAfter?: Duration.DurationInput | undefined
+    readonly retryAfter?: Duration.Input | undefined
     readonly message?: string | undefined
     readonly errorType?: string | undefined
     readonly headers?: Readonly<Record<string, string>> | undefined
@@ -127,7 +126,7 @@ export const slow = <S extends ScriptedModel.Block | ScriptedModel.Turn>(self: S
 /** @internal */
 export const delayed = (
   self: ScriptedModel.Block | ScriptedModel.Turn,
-  delay: Duration.DurationInput
+  delay: Duration.Input
 ): ScriptedModel.Turn => copy(toTurn(self), { delay })
 
 /** @internal */
@@ -266,7 +265,7 @@ const select = (
     if (reply === undefined) continue
     const rest = step.times !== undefined && used + 1 >= step.times
       ? Arr.remove(steps, i)
-      : Arr.replace(steps, i, { step, used: used + 1 })
+      : steps.map((other, j) => j === i ? { step, used: used + 1 } : other)
     return [reply, rest]
   }
   return [undefined, steps]
@@ -322,15 +321,17 @@ const sideTurn = (request: ScriptedModel.ModelRequest, replyText: string): Scrip
 // Server
 // -------------------------------------------------------------------------------------------------
 
+const decodeRequest = Schema.decodeUnknownResult(MessagesApi.MessagesRequestFromJson)
+
 const jsonError = (status: number, type: string, message: string, requestId: string) =>
-  HttpServerResponse.unsafeJson(
+  HttpServerResponse.jsonUnsafe(
     { type: "error", error: { type, message }, request_id: requestId },
-    { status, headers: Headers.fromInput({ "request-id": requestId }) }
+    { status, headers: { "request-id": requestId } }
   )
 
-const retryHeaders = (retryAfter: Duration.DurationInput | undefined): Record<string, string> => {
+const retryHeaders = (retryAfter: Duration.Input | undefined): Record<string, string> => {
   if (retryAfter === undefined) return {}
-  const millis = Duration.toMillis(Duration.decode(retryAfter))
+  const millis = Duration.toMillis(Duration.fromInputUnsafe(retryAfter))
   return { "retry-after": String(millis / 1000), "retry-after-ms": String(millis) }
 }
 
@@ -340,18 +341,19 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
   const fs = yield* FileSystem.FileSystem
   const path = yield* Path.Path
   const address = server.address
-  if (address._tag !== "TcpAddress") {
-    return yield* Effect.dieMessage("ScriptedModel needs an HttpServer listening on TCP, not on a Unix socket")
+  if (!NetAddress.isInetAddress(address)) {
+    return yield* Effect.die(new Error("ScriptedModel needs an HttpServer listening on TCP, not on a Unix socket"))
   }
-  const host = address.hostname === "0.0.0.0" || address.hostname === "::" ? "127.0.0.1" : address.hostname
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`
+  const url = NetAddress.isUnspecified(address.address)
+    ? `http://127.0.0.1:${address.port}`
+    : NetAddress.formatUrlUnsafe(address)
 
   // Not `makeTempDirectoryScoped`: its removal dies on failure, and a CLI still shutting down may write to HOME.
   const home = yield* Effect.acquireRelease(
     fs.makeTempDirectory({ prefix: "scripted-model-home-" }),
     (directory) =>
       fs.remove(directory, { recursive: true, force: true }).pipe(
-        Effect.retry(Schedule.spaced("50 millis").pipe(Schedule.intersect(Schedule.recurs(3)))),
+        Effect.retry({ schedule: Schedule.spaced("50 millis"), times: 3 }),
         Effect.ignore
       )
   )
@@ -374,9 +376,9 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
   // Completed when the scope closes: running streams end so that the server can close its connections.
   const closing = yield* Deferred.make<void>()
 
-  // Request handlers run uninterruptibly (HttpApp.toHandled): the race must be able to interrupt its loser.
+  // Handlers run uninterruptibly, but v4 starts race contenders interruptible: no `Effect.interruptible` needed.
   const untilClosing = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-    Effect.interruptible(Effect.raceFirst(Effect.asVoid(effect), Deferred.await(closing)))
+    Effect.raceFirst(Effect.asVoid(effect), Deferred.await(closing))
 
   const record = (
     fields: Parameters<typeof makeModelRequest>[0]
@@ -414,7 +416,7 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
     if (reply === undefined) {
       return Effect.succeed(
         request.kind === "count_tokens"
-          ? HttpServerResponse.unsafeJson({ input_tokens: Sse.estimateTokens(bodyText) })
+          ? HttpServerResponse.jsonUnsafe({ input_tokens: Sse.estimateTokens(bodyText) })
           : jsonError(
             404,
             "not_found_error",
@@ -448,12 +450,10 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
         ),
         {
           contentType: "text/event-stream",
-          headers: Headers.fromInput({ "cache-control": "no-cache", "request-id": requestId })
+          headers: { "cache-control": "no-cache", "request-id": requestId }
         }
       )
-      : HttpServerResponse.unsafeJson(Sse.messageJson(reply, info), {
-        headers: Headers.fromInput({ "request-id": requestId })
-      })
+      : HttpServerResponse.jsonUnsafe(Sse.messageJson(reply, info), { headers: { "request-id": requestId } })
     return reply.delay === undefined
       ? Effect.succeed(response)
       : Effect.as(untilClosing(Effect.sleep(reply.delay)), response)
@@ -473,26 +473,26 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
       return yield* respond(yield* record({ ...base, kind: "not_found", body: undefined }), "")
     }
     const bodyText = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
-    const decoded = Schema.decodeUnknownEither(MessagesApi.MessagesRequestFromJson)(bodyText)
+    const decoded = decodeRequest(bodyText)
     if (isCountTokens) {
       return yield* respond(
-        yield* record({ ...base, kind: "count_tokens", body: Either.getOrUndefined(decoded) }),
+        yield* record({ ...base, kind: "count_tokens", body: Result.getOrUndefined(decoded) }),
         bodyText
       )
     }
-    if (Either.isLeft(decoded)) {
+    if (Result.isFailure(decoded)) {
       const recorded = yield* record({ ...base, kind: "bad_request", body: undefined })
       return jsonError(
         400,
         "invalid_request_error",
-        `ScriptedModel could not decode the request body: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`,
+        `ScriptedModel could not decode the request body: ${decoded.failure.message}`,
         `req_scripted_${recorded.index}`
       )
     }
-    return yield* respond(yield* record({ ...base, kind: "turn", body: decoded.right }), bodyText)
+    return yield* respond(yield* record({ ...base, kind: "turn", body: decoded.success }), bodyText)
   }).pipe(
     // The CLI's requests carry whole conversations: no body size limit.
-    HttpIncomingMessage.withMaxBodySize(Option.none())
+    Effect.provideService(HttpIncomingMessage.MaxBodySize, undefined)
   )
 
   yield* server.serve(app)
@@ -509,7 +509,7 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
     cliEnv,
     requests,
     turnRequests,
-    lastTurnRequest: Effect.flatMap(turnRequests, Arr.last),
+    lastTurnRequest: Effect.flatMap(turnRequests, (all) => Effect.fromOption(Arr.last(all))),
     toolResults: Effect.map(requests, (all) => {
       const seen = new Map<string, ScriptedModel.ToolResult>()
       for (const request of all) {
@@ -523,7 +523,7 @@ export const make = Effect.fnUntraced(function*(script: Iterable<ScriptedModel.S
         : typeof filter === "string"
         ? (request) => request.kind === filter
         : filter
-      return state.changes.pipe(
+      return SubscriptionRef.changes(state).pipe(
         Stream.map((current) => current.requests.filter(matches)),
         Stream.filter((matching) => matching.length >= count),
         Stream.runHead,

@@ -11,10 +11,279 @@
  * (`2>/dev/null`), comments, `&&` / `;` / `||` / `|` chains, a leading `cd`,
  * `sh -c '...'` wrappers, and text that merely mentions a dangerous command.
  *
+ * Built on effect's own `Arbitrary` (effect 4 has no fast-check): the
+ * combinators fast-check had and effect has not (weighted `oneof`,
+ * `constantFrom`, `option`, `subarray`, `lorem`, `webUrl`, `domain`, `uuid`,
+ * `jsonValue`) are the small functions of the first section.
+ *
  * @internal
  */
-import * as fc from "effect/FastCheck"
+import * as Arbitrary from "effect/Arbitrary"
+import * as Schema from "effect/Schema"
 import * as Path from "node:path"
+
+type Arb<A> = Arbitrary.Arbitrary<A>
+
+// -----------------------------------------------------------------------------
+// Combinators
+// -----------------------------------------------------------------------------
+
+// Deriving an arbitrary from a schema compiles it: do it once, not per generated value (flatMap builds often).
+const memos = new Map<string, Arb<never>>()
+
+const memo = <A>(key: string, make: () => Arb<A>): Arb<A> => {
+  const known = memos.get(key)
+  if (known !== undefined) return known
+  const made = make()
+  memos.set(key, made as Arb<never>)
+  return made
+}
+
+/**
+ * An integer in `[min, max]`.
+ *
+ * @internal
+ */
+export const integer = (min: number, max: number): Arb<number> =>
+  memo(`int:${min}:${max}`, () => Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: min, maximum: max }))))
+
+/** @internal */
+export const boolean: Arb<boolean> = Arbitrary.schema(Schema.Boolean)
+
+/**
+ * A string matching `pattern` (anchored with `^...$`).
+ *
+ * @internal
+ */
+export const matching = (pattern: RegExp): Arb<string> =>
+  memo(`pattern:${pattern.source}`, () => Arbitrary.schema(Schema.String.check(Schema.isPattern(pattern))))
+
+/**
+ * One of the arbitraries, chosen with the given weights (fast-check's
+ * `oneof({ weight, arbitrary }, ...)`); a weight of 0 leaves its arbitrary out.
+ * Shrinks towards the first arbitrary.
+ *
+ * @internal
+ */
+export const weighted = <A>(...choices: ReadonlyArray<readonly [weight: number, arbitrary: Arb<A>]>): Arb<A> => {
+  const kept = choices.filter(([weight]) => weight > 0)
+  if (kept.length === 0) throw new RangeError("weighted: every weight is 0")
+  if (kept.length === 1) return kept[0][1]
+  const total = kept.reduce((sum, [weight]) => sum + weight, 0)
+  return Arbitrary.flatMap(integer(0, total - 1), (ticket) => {
+    for (const [weight, arbitrary] of kept) {
+      if (ticket < weight) return arbitrary
+      ticket -= weight
+    }
+    return kept[kept.length - 1][1]
+  })
+}
+
+/**
+ * One of the arbitraries, each as likely.
+ *
+ * @internal
+ */
+export const oneOf = <A>(...arbitraries: ReadonlyArray<Arb<A>>): Arb<A> =>
+  weighted(...arbitraries.map((arbitrary) => [1, arbitrary] as const))
+
+/**
+ * One of the values (repeat a value to make it likelier).
+ *
+ * @internal
+ */
+export const constantFrom = <const A>(...values: ReadonlyArray<A>): Arb<A> => {
+  if (values.length === 0) throw new RangeError("constantFrom: no value")
+  return values.length === 1
+    ? Arbitrary.Constant(values[0])
+    : Arbitrary.map(integer(0, values.length - 1), (index) => values[index])
+}
+
+/**
+ * `undefined` once in `freq` values (fast-check's `option(a, { nil: undefined, freq })`,
+ * default 5), otherwise a value of `arbitrary`.
+ *
+ * @internal
+ */
+export const option = <A>(arbitrary: Arb<A>, freq = 5): Arb<A | undefined> =>
+  weighted<A | undefined>([1, Arbitrary.Constant(undefined)], [freq - 1, arbitrary])
+
+/**
+ * The items of `values` that a generated mask keeps, in their order.
+ *
+ * @internal
+ */
+export const subarray = <A>(values: ReadonlyArray<A>): Arb<ReadonlyArray<A>> =>
+  Arbitrary.map(
+    Arbitrary.array(boolean, { minLength: values.length, maxLength: values.length }),
+    (mask) => values.filter((_, index) => mask[index])
+  )
+
+/**
+ * An object of `entries` keys (at most `maxKeys`) and values.
+ *
+ * @internal
+ */
+export const dictionary = <A>(keys: Arb<string>, values: Arb<A>, maxKeys: number): Arb<Record<string, A>> =>
+  Arbitrary.map(Arbitrary.array(Arbitrary.all([keys, values]), { maxLength: maxKeys }), Object.fromEntries)
+
+/** Marks a key the generated object leaves out. */
+const absent: unique symbol = Symbol("absent")
+
+/**
+ * An object of the given fields' values; an optional field is present in
+ * about half of the values (fast-check's `record(..., { requiredKeys })`).
+ *
+ * @internal
+ */
+export const record = (
+  fields: Readonly<Record<string, Arb<unknown>>>,
+  optional: ReadonlySet<string> = new Set()
+): Arb<Record<string, unknown>> =>
+  Arbitrary.map(
+    Arbitrary.all(
+      Object.fromEntries(
+        Object.entries(fields).map((
+          [key, arbitrary]
+        ) => [key, optional.has(key) ? oneOf<unknown>(Arbitrary.Constant(absent), arbitrary) : arbitrary])
+      )
+    ),
+    (values: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(values).filter(([, value]) => value !== absent))
+  )
+
+/** Lone surrogates replaced by U+FFFD (`String.prototype.toWellFormed`, ES2024). */
+const wellFormed = (s: string): string => s.replace(/\p{Cs}/gu, "\uFFFD")
+
+const jsonLeaf: Arb<unknown> = weighted<unknown>(
+  [1, Arbitrary.Constant(null)],
+  [2, boolean],
+  [3, integer(-1_000_000, 1_000_000)],
+  // JSON cannot carry -0 (it reads back as 0).
+  [1, Arbitrary.map(Arbitrary.schema(Schema.Finite), (n) => (n === 0 ? 0 : n))],
+  [4, Arbitrary.map(Arbitrary.schema(Schema.String.check(Schema.isMaxLength(20))), wellFormed)]
+)
+
+/**
+ * A JSON value nested at most `maxDepth` deep (fast-check's `jsonValue({ maxDepth })`):
+ * what `JSON.parse(JSON.stringify(value))` gives back unchanged.
+ *
+ * @internal
+ */
+export const jsonValue = (maxDepth: number): Arb<unknown> => {
+  if (maxDepth <= 0) return jsonLeaf
+  const inner = jsonValue(maxDepth - 1)
+  const key = Arbitrary.map(Arbitrary.schema(Schema.String.check(Schema.isMaxLength(8))), wellFormed)
+  return weighted<unknown>(
+    [3, jsonLeaf],
+    [1, Arbitrary.array(inner, { maxLength: 3 })],
+    // `__proto__` would become the object's prototype, not a key.
+    [1, dictionary(Arbitrary.filter(key, (k) => k !== "__proto__"), inner, 3)]
+  )
+}
+
+/**
+ * A UUID (v4 layout, lower-case hex), fast-check's `uuid()`.
+ *
+ * @internal
+ */
+export const uuid: Arb<string> = matching(
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+)
+
+const label = matching(/^[a-z][a-z0-9]{0,9}(-[a-z0-9]{1,6})?$/)
+
+/**
+ * A domain name (`api.example.org`), fast-check's `domain()`.
+ *
+ * @internal
+ */
+export const domain: Arb<string> = Arbitrary.map(
+  Arbitrary.all([
+    Arbitrary.array(label, { minLength: 1, maxLength: 3 }),
+    constantFrom("com", "org", "net", "io", "dev", "co.uk", "de", "xyz")
+  ]),
+  ([labels, tld]) => [...labels, tld].join(".")
+)
+
+/**
+ * An http(s) URL with a domain, maybe a port, a path, a query and a fragment,
+ * fast-check's `webUrl()`.
+ *
+ * @internal
+ */
+export const webUrl: Arb<string> = Arbitrary.map(
+  Arbitrary.all([
+    constantFrom("https", "http"),
+    domain,
+    option(integer(1, 65_535), 4),
+    Arbitrary.array(matching(/^[A-Za-z0-9._~-]{1,10}$/), { maxLength: 3 }),
+    option(matching(/^[a-z]{1,6}=[A-Za-z0-9%]{0,8}$/), 2),
+    option(matching(/^[A-Za-z0-9-]{1,8}$/), 3)
+  ]),
+  ([scheme, host, port, segments, query, fragment]) =>
+    `${scheme}://${host}${port === undefined ? "" : `:${port}`}${segments.map((s) => `/${s}`).join("")}` +
+    (query === undefined ? "" : `?${query}`) + (fragment === undefined ? "" : `#${fragment}`)
+)
+
+const loremWords = [
+  "lorem",
+  "ipsum",
+  "dolor",
+  "sit",
+  "amet",
+  "consectetur",
+  "adipiscing",
+  "elit",
+  "sed",
+  "do",
+  "eiusmod",
+  "tempor",
+  "incididunt",
+  "ut",
+  "labore",
+  "et",
+  "dolore",
+  "magna",
+  "aliqua",
+  "enim",
+  "ad",
+  "minim",
+  "veniam",
+  "quis",
+  "nostrud",
+  "exercitation",
+  "ullamco",
+  "laboris",
+  "nisi",
+  "aliquip",
+  "ex",
+  "ea",
+  "commodo",
+  "consequat"
+]
+
+const loremWord = constantFrom(...loremWords)
+
+/**
+ * Lorem ipsum: 1 to `maxCount` words, or 1 to `maxCount` sentences
+ * (fast-check's `lorem({ maxCount, mode })`).
+ *
+ * @internal
+ */
+export const lorem = (maxCount: number, mode: "words" | "sentences"): Arb<string> => {
+  const words = (max: number) => Arbitrary.array(loremWord, { minLength: 1, maxLength: max })
+  if (mode === "words") return Arbitrary.map(words(maxCount), (ws) => ws.join(" "))
+  const sentence = Arbitrary.map(words(12), (ws) => {
+    const text = ws.join(" ")
+    return `${text[0].toUpperCase()}${text.slice(1)}.`
+  })
+  return Arbitrary.map(Arbitrary.array(sentence, { minLength: 1, maxLength: maxCount }), (ss) => ss.join(" "))
+}
+
+// -----------------------------------------------------------------------------
+// Classification: the oracle
+// -----------------------------------------------------------------------------
 
 const posix = Path.posix
 
@@ -26,10 +295,6 @@ export type Where = "inside" | "outside" | "any"
 
 /** @internal */
 export type CommandKind = "any" | "harmless" | "deletesOutside"
-
-// -----------------------------------------------------------------------------
-// Classification: the oracle
-// -----------------------------------------------------------------------------
 
 /**
  * Where `path`, used by a command running in `base`, points relative to
@@ -104,35 +369,38 @@ const globFileNames = ["*.log", "*", "*.tmp", "*.pyc", "build-*"]
 
 const extensions = [".ts", ".js", ".json", ".md", ".txt", ".log", ".py", ".sh", ""]
 
-const word = fc.stringMatching(/^[a-z][a-z0-9]{1,7}([_-][a-z0-9]{1,4})?$/)
+const word = matching(/^[a-z][a-z0-9]{1,7}([_-][a-z0-9]{1,4})?$/)
 
-const dirName = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...dirNames) }, { weight: 1, arbitrary: word })
+const dirName = weighted([5, constantFrom(...dirNames)], [1, word])
 
 const fileName = (globs: boolean) =>
-  fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...plainFileNames) },
-    { weight: globs ? 2 : 0, arbitrary: fc.constantFrom(...globFileNames) },
-    { weight: 2, arbitrary: fc.tuple(word, fc.constantFrom(...extensions)).map(([w, e]) => w + e) }
+  weighted(
+    [5, constantFrom(...plainFileNames)],
+    [globs ? 2 : 0, constantFrom(...globFileNames)],
+    [2, Arbitrary.map(Arbitrary.all([word, constantFrom(...extensions)]), ([w, e]) => w + e)]
   )
 
 /** A relative path that goes down (possibly with a `x/..` detour): `src/index.ts`, `./build/`, `lib/../docs`. */
 const descend = (options: { readonly globs: boolean; readonly dot: boolean }) =>
-  fc.record({
-    dirs: fc.array(dirName, { maxLength: 3 }),
-    file: fc.option(fileName(options.globs), { nil: undefined }),
-    detour: fc.option(dirName, { nil: undefined, freq: 4 }),
-    dot: options.dot ? fc.constantFrom("", "", "", "./") : fc.constant(""),
-    slash: fc.constantFrom("", "", "", "/")
-  }).map(({ detour, dirs, dot, file, slash }) => {
-    const segments = [...dirs]
-    if (segments.length === 0 && file === undefined) segments.push("src")
-    if (detour !== undefined) segments.splice(0, 0, detour, "..")
-    const path = [...segments, ...(file !== undefined ? [file] : [])].join("/")
-    return dot + path + (file === undefined ? slash : "")
-  })
+  Arbitrary.map(
+    Arbitrary.all({
+      dirs: Arbitrary.array(dirName, { maxLength: 3 }),
+      file: option(fileName(options.globs)),
+      detour: option(dirName, 4),
+      dot: options.dot ? constantFrom("", "", "", "./") : Arbitrary.Constant(""),
+      slash: constantFrom("", "", "", "/")
+    }),
+    ({ detour, dirs, dot, file, slash }) => {
+      const segments = [...dirs]
+      if (segments.length === 0 && file === undefined) segments.push("src")
+      if (detour !== undefined) segments.splice(0, 0, detour, "..")
+      const path = [...segments, ...(file !== undefined ? [file] : [])].join("/")
+      return dot + path + (file === undefined ? slash : "")
+    }
+  )
 
 /** A directory path that goes down, for `cd`. */
-const descendDir = fc.array(dirName, { minLength: 1, maxLength: 2 }).map((dirs) => dirs.join("/"))
+const descendDir = Arbitrary.map(Arbitrary.array(dirName, { minLength: 1, maxLength: 2 }), (dirs) => dirs.join("/"))
 
 const outsideRoots = [
   "/",
@@ -177,27 +445,31 @@ export const insidePath = (
   cwd: string,
   base: string,
   options: { readonly globs?: boolean; readonly relative?: boolean; readonly absolute?: boolean } = {}
-): fc.Arbitrary<string> => {
+): Arb<string> => {
   const globs = options.globs ?? true
   const depth = depthBelow(cwd, base)
   const relativeOk = depth !== undefined && options.relative !== false
   const absoluteOk = options.absolute !== false || !relativeOk
   const down = descend({ globs, dot: true })
   const downPlain = descend({ globs, dot: false })
-  return fc.oneof(
-    { weight: relativeOk ? 6 : 0, arbitrary: down },
-    {
-      weight: relativeOk && depth! > 0 ? 2 : 0,
-      arbitrary: fc.tuple(fc.integer({ min: 1, max: Math.max(1, depth ?? 1) }), downPlain).map(([ups, rest]) =>
-        "../".repeat(ups) + rest
-      )
-    },
-    { weight: absoluteOk ? 3 : 0, arbitrary: downPlain.map((rest) => `${cwd}/${rest}`) },
-    {
-      weight: absoluteOk ? 1 : 0,
-      arbitrary: fc.tuple(dirName, downPlain).map(([detour, rest]) => `${cwd}/${detour}/../${rest}`)
-    }
-  ).filter((path) => classify(cwd, base, path) === "inside")
+  return Arbitrary.filter(
+    weighted(
+      [relativeOk ? 6 : 0, down],
+      [
+        relativeOk && depth! > 0 ? 2 : 0,
+        Arbitrary.map(
+          Arbitrary.all([integer(1, Math.max(1, depth ?? 1)), downPlain]),
+          ([ups, rest]) => "../".repeat(ups) + rest
+        )
+      ],
+      [absoluteOk ? 3 : 0, Arbitrary.map(downPlain, (rest) => `${cwd}/${rest}`)],
+      [
+        absoluteOk ? 1 : 0,
+        Arbitrary.map(Arbitrary.all([dirName, downPlain]), ([detour, rest]) => `${cwd}/${detour}/../${rest}`)
+      ]
+    ),
+    (path) => classify(cwd, base, path) === "inside"
+  )
 }
 
 /**
@@ -211,7 +483,7 @@ export const outsidePath = (
   cwd: string,
   base: string | undefined,
   options: { readonly globs?: boolean; readonly home?: boolean } = {}
-): fc.Arbitrary<string> => {
+): Arb<string> => {
   const globs = options.globs ?? true
   const home = options.home ?? true
   const depth = base === undefined ? undefined : depthBelow(cwd, base)
@@ -227,29 +499,45 @@ export const outsidePath = (
     `${cwd}/./../shared`
   ]
   const relative = base !== undefined
-  const escapes = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.option(down, { nil: undefined }), fc.boolean()).map(
+  const escapes = Arbitrary.map(
+    Arbitrary.all([integer(0, 2), option(down), boolean]),
     ([extra, rest, dot]) => (dot ? "./" : "") + "../".repeat((depth ?? 0) + 1 + extra) + (rest ?? "")
   )
-  return fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...outsideRoots).filter((p) => globs || !p.includes("*")) },
-    { weight: 2, arbitrary: fc.constantFrom(...derived) },
-    {
-      weight: 2,
-      arbitrary: fc.tuple(dirName, down).map(([dir, rest]) => `${cwd}/${dir}/../../${rest}`)
-    },
-    { weight: home ? 2 : 0, arbitrary: fc.constantFrom(...homePaths) },
-    { weight: relative ? 4 : 0, arbitrary: escapes },
-    {
-      weight: relative ? 1 : 0,
-      arbitrary: fc.tuple(dirName, down).map(([dir, rest]) => `${dir}/../${"../".repeat((depth ?? 0) + 1)}${rest}`)
-    }
-  ).filter((path) =>
-    base === undefined
-      ? (path.startsWith("/") || path.startsWith("~") || path.startsWith("$")) &&
-        classify(cwd, "/", path) === "outside"
-      : classify(cwd, base, path) === "outside"
+  return Arbitrary.filter(
+    weighted(
+      [4, constantFrom(...outsideRoots.filter((p) => globs || !p.includes("*")))],
+      [2, constantFrom(...derived)],
+      [2, Arbitrary.map(Arbitrary.all([dirName, down]), ([dir, rest]) => `${cwd}/${dir}/../../${rest}`)],
+      [home ? 2 : 0, constantFrom(...homePaths)],
+      [relative ? 4 : 0, escapes],
+      [
+        relative ? 1 : 0,
+        Arbitrary.map(
+          Arbitrary.all([dirName, down]),
+          ([dir, rest]) => `${dir}/../${"../".repeat((depth ?? 0) + 1)}${rest}`
+        )
+      ]
+    ),
+    (path) =>
+      base === undefined
+        ? (path.startsWith("/") || path.startsWith("~") || path.startsWith("$")) &&
+          classify(cwd, "/", path) === "outside"
+        : classify(cwd, base, path) === "outside"
   )
 }
+
+const fileInside = (cwd: string, absolute: boolean) =>
+  Arbitrary.map(
+    Arbitrary.all({
+      dirs: Arbitrary.array(dirName, { maxLength: 3 }),
+      file: fileName(false),
+      detour: option(dirName, 5)
+    }),
+    ({ detour, dirs, file }) => {
+      const segments = [...(detour !== undefined ? [detour, ".."] : []), ...dirs, file]
+      return absolute ? `${cwd}/${segments.join("/")}` : segments.join("/")
+    }
+  )
 
 /**
  * A file path as tools receive it (`file_path`, `notebook_path`): mostly
@@ -257,31 +545,21 @@ export const outsidePath = (
  *
  * @internal
  */
-export const filePath = (cwd: string, where: Where): fc.Arbitrary<string> => {
-  const inside = fc.oneof(
-    { weight: 5, arbitrary: fileInside(cwd, true) },
-    { weight: 1, arbitrary: fileInside(cwd, false) }
+export const filePath = (cwd: string, where: Where): Arb<string> => {
+  const inside = weighted([5, fileInside(cwd, true)], [1, fileInside(cwd, false)])
+  const outside = Arbitrary.filter(
+    outsidePath(cwd, cwd, { globs: false, home: true }),
+    (p) => !p.endsWith("/") && p !== "/"
   )
-  const outside = outsidePath(cwd, cwd, { globs: false, home: true }).filter((p) => !p.endsWith("/") && p !== "/")
   switch (where) {
     case "inside":
       return inside
     case "outside":
       return outside
     case "any":
-      return fc.oneof({ weight: 3, arbitrary: inside }, { weight: 1, arbitrary: outside })
+      return weighted([3, inside], [1, outside])
   }
 }
-
-const fileInside = (cwd: string, absolute: boolean) =>
-  fc.record({
-    dirs: fc.array(dirName, { maxLength: 3 }),
-    file: fileName(false),
-    detour: fc.option(dirName, { nil: undefined, freq: 5 })
-  }).map(({ detour, dirs, file }) => {
-    const segments = [...(detour !== undefined ? [detour, ".."] : []), ...dirs, file]
-    return absolute ? `${cwd}/${segments.join("/")}` : segments.join("/")
-  })
 
 // -----------------------------------------------------------------------------
 // Quoting
@@ -290,18 +568,17 @@ const fileInside = (cwd: string, absolute: boolean) =>
 const special = /[\s()'"&;|<>#!\\`]/
 
 /** A path as a shell word: bare, quoted or escaped, always meaning the same path. */
-const shellPath = (path: string): fc.Arbitrary<string> => {
+const shellPath = (path: string): Arb<string> => {
   // Quoting would stop the expansion of `~`; `$HOME` still expands in double quotes.
-  if (path.startsWith("~")) return fc.constant(path)
-  if (path.includes("$")) return fc.constantFrom(path, `"${path}"`)
+  if (path.startsWith("~")) return Arbitrary.Constant(path)
+  if (path.includes("$")) return constantFrom(path, `"${path}"`)
   if (special.test(path)) {
-    return fc.constantFrom(`'${path}'`, `"${path}"`, path.replace(/([\s()'"&;|<>#!\\`])/g, "\\$1"))
+    return constantFrom(`'${path}'`, `"${path}"`, path.replace(/([\s()'"&;|<>#!\\`])/g, "\\$1"))
   }
-  return fc.oneof(
-    { weight: 6, arbitrary: fc.constant(path) },
-    { weight: 1, arbitrary: fc.constant(`'${path}'`) },
-    { weight: 1, arbitrary: fc.constant(`"${path}"`) }
-  )
+  return weighted([6, Arbitrary.Constant(path)], [1, Arbitrary.Constant(`'${path}'`)], [
+    1,
+    Arbitrary.Constant(`"${path}"`)
+  ])
 }
 
 /** Text as one literal shell word, or undefined when it cannot be quoted simply. */
@@ -311,12 +588,11 @@ const quoteLiteral = (text: string, style: "single" | "double"): string | undefi
 }
 
 const inside = (cwd: string, base: string, options?: Parameters<typeof insidePath>[2]) =>
-  insidePath(cwd, base, options).chain(shellPath)
+  Arbitrary.flatMap(insidePath(cwd, base, options), shellPath)
 
-const outside = (cwd: string, base: string | undefined) => outsidePath(cwd, base).chain(shellPath)
+const outside = (cwd: string, base: string | undefined) => Arbitrary.flatMap(outsidePath(cwd, base), shellPath)
 
-const anywhere = (cwd: string, base: string) =>
-  fc.oneof({ weight: 3, arbitrary: inside(cwd, base) }, { weight: 1, arbitrary: outside(cwd, base) })
+const anywhere = (cwd: string, base: string) => weighted([3, inside(cwd, base)], [1, outside(cwd, base)])
 
 const join = (parts: ReadonlyArray<string>) => parts.filter((part) => part !== "").join(" ")
 
@@ -324,9 +600,9 @@ const join = (parts: ReadonlyArray<string>) => parts.filter((part) => part !== "
 // Deletions
 // -----------------------------------------------------------------------------
 
-const rmVerb = fc.constantFrom("rm", "rm", "rm", "rm", "\\rm", "/bin/rm", "/usr/bin/rm", "command rm", "sudo rm")
+const rmVerb = constantFrom("rm", "rm", "rm", "rm", "\\rm", "/bin/rm", "/usr/bin/rm", "command rm", "sudo rm")
 
-const rmFlags = fc.constantFrom(
+const rmFlags = constantFrom(
   "",
   "-r",
   "-f",
@@ -343,7 +619,7 @@ const rmFlags = fc.constantFrom(
   "-v"
 )
 
-const findPredicates = fc.subarray([
+const findPredicates = subarray([
   "-name '*.log'",
   "-type f",
   "-mtime +7",
@@ -353,79 +629,71 @@ const findPredicates = fc.subarray([
   "-empty"
 ])
 
-const findAction = fc.constantFrom("-delete", "-delete", "-print -delete", "-exec rm -f {} \\;", "-exec rm -rf {} +")
+const findAction = constantFrom("-delete", "-delete", "-print -delete", "-exec rm -f {} \\;", "-exec rm -rf {} +")
 
 /** Inserts `item` among `others` at a generated position. */
-const placed = <A>(item: A, others: ReadonlyArray<A>): fc.Arbitrary<ReadonlyArray<A>> =>
-  fc.integer({ min: 0, max: others.length }).map((index) => [...others.slice(0, index), item, ...others.slice(index)])
+const placed = <A>(item: A, others: ReadonlyArray<A>): Arb<ReadonlyArray<A>> =>
+  Arbitrary.map(integer(0, others.length), (index) => [...others.slice(0, index), item, ...others.slice(index)])
 
 /**
  * A command deleting `target` (and maybe `extra` paths): rm, rmdir, unlink,
  * find -delete / -exec rm, mv to /dev/null.
  */
-const deletion = (
-  target: fc.Arbitrary<string>,
-  extra: fc.Arbitrary<string>,
-  findRoot: fc.Arbitrary<string>
-): fc.Arbitrary<string> =>
-  fc.oneof(
-    {
-      weight: 6,
-      arbitrary: fc.tuple(rmVerb, rmFlags, target, fc.array(extra, { maxLength: 2 })).chain(([verb, flags, t, more]) =>
-        placed(t, more).map((targets) => join([verb, flags, ...targets]))
+const deletion = (target: Arb<string>, extra: Arb<string>, findRoot: Arb<string>): Arb<string> =>
+  weighted(
+    [
+      6,
+      Arbitrary.flatMap(
+        Arbitrary.all([rmVerb, rmFlags, target, Arbitrary.array(extra, { maxLength: 2 })]),
+        ([verb, flags, t, more]) => Arbitrary.map(placed(t, more), (targets) => join([verb, flags, ...targets]))
       )
-    },
-    {
-      weight: 1,
-      arbitrary: fc.tuple(fc.constantFrom("rmdir", "sudo rmdir"), fc.constantFrom("", "-v"), target).map((
-        parts
-      ) => join(parts))
-    },
-    { weight: 1, arbitrary: target.map((t) => `unlink ${t}`) },
-    {
-      weight: 2,
-      arbitrary: fc.tuple(findRoot, findPredicates, findAction).map(([root, predicates, action]) =>
-        join(["find", root, ...predicates, action])
+    ],
+    [1, Arbitrary.map(Arbitrary.all([constantFrom("rmdir", "sudo rmdir"), constantFrom("", "-v"), target]), join)],
+    [1, Arbitrary.map(target, (t) => `unlink ${t}`)],
+    [
+      2,
+      Arbitrary.map(
+        Arbitrary.all([findRoot, findPredicates, findAction]),
+        ([root, predicates, action]) => join(["find", root, ...predicates, action])
       )
-    },
-    {
-      weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom("", "-f", "-v"), target, fc.array(extra, { maxLength: 1 })).chain((
-        [flags, t, more]
-      ) => placed(t, more).map((sources) => join(["mv", flags, ...sources, "/dev/null"])))
-    }
+    ],
+    [
+      2,
+      Arbitrary.flatMap(
+        Arbitrary.all([constantFrom("", "-f", "-v"), target, Arbitrary.array(extra, { maxLength: 1 })]),
+        ([flags, t, more]) => Arbitrary.map(placed(t, more), (sources) => join(["mv", flags, ...sources, "/dev/null"]))
+      )
+    ]
   )
 
-const deleteOutside = (cwd: string, base: string | undefined): fc.Arbitrary<string> => {
-  const known = base ?? "/"
-  return deletion(
+const deleteOutside = (cwd: string, base: string | undefined): Arb<string> =>
+  deletion(
     outside(cwd, base),
-    base === undefined ? outside(cwd, base) : anywhere(cwd, known),
+    base === undefined ? outside(cwd, base) : anywhere(cwd, base),
     outside(cwd, base)
   )
-}
 
-const deleteInside = (cwd: string, base: string): fc.Arbitrary<string> =>
-  fc.oneof(
-    {
-      weight: 6,
-      arbitrary: deletion(
+const deleteInside = (cwd: string, base: string): Arb<string> =>
+  weighted(
+    [
+      6,
+      deletion(
         inside(cwd, base),
         inside(cwd, base),
-        fc.oneof(
-          { weight: 1, arbitrary: classify(cwd, base, ".") === "outside" ? inside(cwd, base) : fc.constant(".") },
-          { weight: 1, arbitrary: inside(cwd, base, { globs: false }) }
+        oneOf(
+          classify(cwd, base, ".") === "outside" ? inside(cwd, base) : Arbitrary.Constant("."),
+          inside(cwd, base, { globs: false })
         )
       )
-    },
-    { weight: 1, arbitrary: fc.constantFrom("git clean -fdx", "git clean -fd", "npm prune", "cargo clean") }
+    ],
+    [1, constantFrom("git clean -fdx", "git clean -fd", "npm prune", "cargo clean")]
   )
 
 // -----------------------------------------------------------------------------
 // Harmless commands
 // -----------------------------------------------------------------------------
 
-const text = fc.constantFrom(
+const text = constantFrom(
   "hello",
   "done",
   "build ok",
@@ -436,27 +704,30 @@ const text = fc.constantFrom(
   "# not a comment"
 )
 
-const searchPattern = fc.constantFrom("TODO", "console.log", "import .* from", "rm -rf", "def main", "\\bfoo\\b")
+const searchPattern = constantFrom("TODO", "console.log", "import .* from", "rm -rf", "def main", "\\bfoo\\b")
 
-const read = (cwd: string, base: string): fc.Arbitrary<string> => {
+const read = (cwd: string, base: string): Arb<string> => {
   const any = anywhere(cwd, base)
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.tuple(fc.constantFrom("ls", "ls -la", "ls -1", "ls -R"), any).map(join) },
-    { weight: 1, arbitrary: fc.constantFrom("ls", "pwd", "tree -L 2", "ls -la ..") },
-    {
-      weight: 3,
-      arbitrary: fc.tuple(fc.constantFrom("cat", "head -n 20", "tail -n 50", "wc -l", "stat", "file", "du -sh"), any)
-        .map(join)
-    },
-    {
-      weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom("grep -rn", "grep -l", "rg", "rg -i"), searchPattern, any).map((
-        [verb, pattern, path]
-      ) => join([verb, quoteLiteral(pattern, "single")!, path]))
-    },
-    {
-      weight: 3,
-      arbitrary: fc.constantFrom(
+  return weighted(
+    [3, Arbitrary.map(Arbitrary.all([constantFrom("ls", "ls -la", "ls -1", "ls -R"), any]), join)],
+    [1, constantFrom("ls", "pwd", "tree -L 2", "ls -la ..")],
+    [
+      3,
+      Arbitrary.map(
+        Arbitrary.all([constantFrom("cat", "head -n 20", "tail -n 50", "wc -l", "stat", "file", "du -sh"), any]),
+        join
+      )
+    ],
+    [
+      2,
+      Arbitrary.map(
+        Arbitrary.all([constantFrom("grep -rn", "grep -l", "rg", "rg -i"), searchPattern, any]),
+        ([verb, pattern, path]) => join([verb, quoteLiteral(pattern, "single")!, path])
+      )
+    ],
+    [
+      3,
+      constantFrom(
         "git status",
         "git diff --stat",
         "git log --oneline -n 5",
@@ -474,44 +745,41 @@ const read = (cwd: string, base: string): fc.Arbitrary<string> => {
         "env | sort",
         "date"
       )
-    },
-    {
-      weight: 1,
-      arbitrary: fc.tuple(any, fc.constantFrom("-name '*.ts'", "-type f", "-maxdepth 1 -type d")).map((
-        [path, predicate]
-      ) => `find ${path} ${predicate}`)
-    }
+    ],
+    [
+      1,
+      Arbitrary.map(
+        Arbitrary.all([any, constantFrom("-name '*.ts'", "-type f", "-maxdepth 1 -type d")]),
+        ([path, predicate]) => `find ${path} ${predicate}`
+      )
+    ]
   )
 }
 
-const writeInside = (cwd: string, base: string): fc.Arbitrary<string> => {
+const writeInside = (cwd: string, base: string): Arb<string> => {
   const target = inside(cwd, base, { globs: false })
-  return fc.oneof(
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom("mkdir -p", "touch", "chmod +x", "chmod 644"), target).map(join) },
-    {
-      weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom("cp", "cp -r", "cp -f"), anywhere(cwd, base), target).map(join)
-    },
-    { weight: 1, arbitrary: fc.tuple(target, target).map(([a, b]) => `mv ${a} ${b}`) },
-    {
-      weight: 2,
-      arbitrary: fc.tuple(fc.constantFrom("echo", "printf"), text, fc.constantFrom(">", ">>"), target).map((
-        [verb, t, redirect, path]
-      ) => `${verb} ${quoteLiteral(t, "single") ?? "x"} ${redirect} ${path}`)
-    },
-    { weight: 1, arbitrary: target.map((path) => `sed -i 's/foo/bar/g' ${path}`) },
-    { weight: 1, arbitrary: target.map((path) => `cat /dev/null > ${path}`) },
-    { weight: 1, arbitrary: fc.tuple(anywhere(cwd, base), target).map(([from, to]) => `ln -s ${from} ${to}`) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom("git add -A", "git commit -m 'wip'", "git checkout -b feature/x", "git stash")
-    }
+  return weighted(
+    [2, Arbitrary.map(Arbitrary.all([constantFrom("mkdir -p", "touch", "chmod +x", "chmod 644"), target]), join)],
+    [2, Arbitrary.map(Arbitrary.all([constantFrom("cp", "cp -r", "cp -f"), anywhere(cwd, base), target]), join)],
+    [1, Arbitrary.map(Arbitrary.all([target, target]), ([a, b]) => `mv ${a} ${b}`)],
+    [
+      2,
+      Arbitrary.map(
+        Arbitrary.all([constantFrom("echo", "printf"), text, constantFrom(">", ">>"), target]),
+        ([verb, t, redirect, path]) => `${verb} ${quoteLiteral(t, "single") ?? "x"} ${redirect} ${path}`
+      )
+    ],
+    [1, Arbitrary.map(target, (path) => `sed -i 's/foo/bar/g' ${path}`)],
+    [1, Arbitrary.map(target, (path) => `cat /dev/null > ${path}`)],
+    [1, Arbitrary.map(Arbitrary.all([anywhere(cwd, base), target]), ([from, to]) => `ln -s ${from} ${to}`)],
+    [1, constantFrom("git add -A", "git commit -m 'wip'", "git checkout -b feature/x", "git stash")]
   )
 }
 
 /** Text that mentions a dangerous command without running it. */
-const deceptive = (cwd: string, base: string): fc.Arbitrary<string> =>
-  fc.tuple(deleteOutside(cwd, base), fc.constantFrom("single", "double") as fc.Arbitrary<"single" | "double">).chain(
+const deceptive = (cwd: string, base: string): Arb<string> =>
+  Arbitrary.flatMap(
+    Arbitrary.all([deleteOutside(cwd, base), constantFrom<"single" | "double">("single", "double")]),
     ([dangerous, style]) => {
       const literal = quoteLiteral(dangerous, style) ??
         quoteLiteral(dangerous, style === "single" ? "double" : "single")
@@ -521,7 +789,7 @@ const deceptive = (cwd: string, base: string): fc.Arbitrary<string> =>
         `grep -rnF ${literal} .`,
         `printf '%s\\n' ${literal}`
       ]
-      return fc.constantFrom(
+      return constantFrom(
         ...mention,
         `ls # ${dangerous}`,
         `git status # later: git stash; ${dangerous}`,
@@ -530,38 +798,44 @@ const deceptive = (cwd: string, base: string): fc.Arbitrary<string> =>
     }
   )
 
-const harmlessSegment = (cwd: string, base: string): fc.Arbitrary<string> =>
-  fc.oneof(
-    { weight: 4, arbitrary: read(cwd, base) },
-    { weight: 3, arbitrary: writeInside(cwd, base) },
-    { weight: 3, arbitrary: deleteInside(cwd, base) },
-    { weight: 2, arbitrary: deceptive(cwd, base) }
+const harmlessSegment = (cwd: string, base: string): Arb<string> =>
+  weighted(
+    [4, read(cwd, base)],
+    [3, writeInside(cwd, base)],
+    [3, deleteInside(cwd, base)],
+    [2, deceptive(cwd, base)]
   )
 
 // -----------------------------------------------------------------------------
 // Commands
 // -----------------------------------------------------------------------------
 
-const joiner = fc.constantFrom(" && ", " && ", "; ", " || ", " | ", "\n")
+const joiner = constantFrom(" && ", " && ", "; ", " || ", " | ", "\n")
 
-const suffix = fc.constantFrom("", "", "", "", " 2>/dev/null", " > /dev/null 2>&1", " 2>&1 | tail -n 20")
+const suffix = constantFrom("", "", "", "", " 2>/dev/null", " > /dev/null 2>&1", " 2>&1 | tail -n 20")
 
 /** Joins segments with generated operators; a segment holding a comment must come last. */
-const chain = (segments: ReadonlyArray<string>, ops: fc.Arbitrary<string> = joiner): fc.Arbitrary<string> =>
-  fc.array(ops, { minLength: segments.length, maxLength: segments.length }).map((ops) => {
-    const ordered = [...segments.filter((s) => !s.includes("#")), ...segments.filter((s) => s.includes("#"))]
-    return ordered.map((segment, i) => (i === 0 ? segment : ops[i] + segment)).join("")
-  })
+const chain = (segments: ReadonlyArray<string>, operators: Arb<string> = joiner): Arb<string> =>
+  Arbitrary.map(
+    Arbitrary.array(operators, { minLength: segments.length, maxLength: segments.length }),
+    (ops) => {
+      const ordered = [...segments.filter((s) => !s.includes("#")), ...segments.filter((s) => s.includes("#"))]
+      return ordered.map((segment, i) => (i === 0 ? segment : ops[i] + segment)).join("")
+    }
+  )
 
 /** Wraps a simple command in `sh -c '...'` now and then. */
-const wrapped = (command: fc.Arbitrary<string>): fc.Arbitrary<string> =>
-  fc.tuple(command, fc.constantFrom("", "", "", "", "", "sh -c", "bash -c", "sudo sh -c")).map(([c, shell]) => {
-    const literal = quoteLiteral(c, "single")
-    return shell === "" || literal === undefined || c.includes("#") ? c : `${shell} ${literal}`
-  })
+const wrapped = (command: Arb<string>): Arb<string> =>
+  Arbitrary.map(
+    Arbitrary.all([command, constantFrom("", "", "", "", "", "sh -c", "bash -c", "sudo sh -c")]),
+    ([c, shell]) => {
+      const literal = quoteLiteral(c, "single")
+      return shell === "" || literal === undefined || c.includes("#") ? c : `${shell} ${literal}`
+    }
+  )
 
-const withSuffix = (command: fc.Arbitrary<string>) =>
-  fc.tuple(command, suffix).map(([c, s]) => (c.includes("#") ? c : c + s))
+const withSuffix = (command: Arb<string>) =>
+  Arbitrary.map(Arbitrary.all([command, suffix]), ([c, s]) => (c.includes("#") ? c : c + s))
 
 /**
  * A command that deletes nothing outside `cwd`: reads (anywhere), writes and
@@ -569,27 +843,36 @@ const withSuffix = (command: fc.Arbitrary<string>) =>
  *
  * @internal
  */
-export const harmlessCommand = (cwd: string): fc.Arbitrary<string> =>
-  fc.option(descendDir, { nil: undefined, freq: 3 }).chain((dir) => {
+export const harmlessCommand = (cwd: string): Arb<string> =>
+  Arbitrary.flatMap(option(descendDir, 3), (dir) => {
     const base = dir === undefined ? cwd : posix.resolve(cwd, dir)
     // After `cd dir &&`, only `&&` and `|`: with `;` or `||`, a failed cd would run the rest in cwd.
-    const ops = dir === undefined ? joiner : fc.constantFrom(" && ", " | ")
-    const segments = fc.array(wrapped(withSuffix(harmlessSegment(cwd, base))), { minLength: 1, maxLength: 3 }).chain(
+    const ops = dir === undefined ? joiner : constantFrom(" && ", " | ")
+    const segments = Arbitrary.flatMap(
+      Arbitrary.array(wrapped(withSuffix(harmlessSegment(cwd, base))), { minLength: 1, maxLength: 3 }),
       (parts) => chain(parts, ops)
     )
     if (dir === undefined) return segments
-    return fc.tuple(shellPath(dir), segments).map(([d, rest]) => `cd ${d} && ${rest}`)
+    return Arbitrary.map(Arbitrary.all([shellPath(dir), segments]), ([d, rest]) => `cd ${d} && ${rest}`)
   })
 
-const outsideCd = (cwd: string): fc.Arbitrary<{ readonly command: string; readonly base: string | undefined }> => {
+interface Cd {
+  readonly command: string
+  readonly base: string | undefined
+}
+
+const outsideCd = (cwd: string): Arb<Cd> => {
   const parent = posix.dirname(cwd)
-  return fc.oneof(
-    fc.constantFrom("..", "../..", "/tmp", "/var/log", parent, `${cwd}/..`, "/").map((dir) => ({
-      command: `cd ${dir}`,
-      base: posix.resolve(cwd, dir)
-    })),
-    fc.constantFrom("cd ~", "cd", "cd $HOME").map((command) => ({ command, base: undefined }))
-  ).filter(({ base }) => base === undefined || classify(cwd, cwd, base) === "outside")
+  return Arbitrary.filter(
+    oneOf<Cd>(
+      Arbitrary.map(
+        constantFrom("..", "../..", "/tmp", "/var/log", parent, `${cwd}/..`, "/"),
+        (dir) => ({ command: `cd ${dir}`, base: posix.resolve(cwd, dir) })
+      ),
+      Arbitrary.map(constantFrom("cd ~", "cd", "cd $HOME"), (command) => ({ command, base: undefined }))
+    ),
+    ({ base }) => base === undefined || classify(cwd, cwd, base) === "outside"
+  )
 }
 
 /**
@@ -598,34 +881,33 @@ const outsideCd = (cwd: string): fc.Arbitrary<{ readonly command: string; readon
  *
  * @internal
  */
-export const deletesOutsideCommand = (cwd: string): fc.Arbitrary<string> =>
-  fc.oneof(
-    { weight: 4, arbitrary: fc.constant({ command: "", base: cwd as string | undefined }) },
-    {
-      weight: 2,
-      arbitrary: descendDir.map((dir) => ({
-        command: `cd ${dir}`,
-        base: posix.resolve(cwd, dir) as string | undefined
-      }))
-    },
-    { weight: 2, arbitrary: outsideCd(cwd) }
-  ).chain(({ base, command: cd }) =>
-    fc.tuple(
-      fc.array(withSuffix(harmlessSegment(cwd, cwd)), { maxLength: 2 }),
-      fc.constantFrom(" && ", "; ", "\n"),
-      wrapped(withSuffix(deleteOutside(cwd, base))),
-      fc.array(withSuffix(read(cwd, base ?? "/")), { maxLength: 1 }),
-      joiner
-    ).chain(([before, beforeOp, danger, after, afterOp]) => {
-      const core = cd === "" ? danger : `${cd} && ${danger}`
-      const tail = after.length > 0 && !core.includes("#") ? afterOp + after[0] : ""
-      const before_ = before.filter((s) => !s.includes("#"))
-      if (before_.length === 0) return fc.constant(core + tail)
-      return chain(before_).map((head) => head + beforeOp + core + tail)
-    })
+export const deletesOutsideCommand = (cwd: string): Arb<string> =>
+  Arbitrary.flatMap(
+    weighted<Cd>(
+      [4, Arbitrary.Constant({ command: "", base: cwd })],
+      [2, Arbitrary.map(descendDir, (dir) => ({ command: `cd ${dir}`, base: posix.resolve(cwd, dir) }))],
+      [2, outsideCd(cwd)]
+    ),
+    ({ base, command: cd }) =>
+      Arbitrary.flatMap(
+        Arbitrary.all([
+          Arbitrary.array(withSuffix(harmlessSegment(cwd, cwd)), { maxLength: 2 }),
+          constantFrom(" && ", "; ", "\n"),
+          wrapped(withSuffix(deleteOutside(cwd, base))),
+          Arbitrary.array(withSuffix(read(cwd, base ?? "/")), { maxLength: 1 }),
+          joiner
+        ]),
+        ([before, beforeOp, danger, after, afterOp]) => {
+          const core = cd === "" ? danger : `${cd} && ${danger}`
+          const tail = after.length > 0 && !core.includes("#") ? afterOp + after[0] : ""
+          const before_ = before.filter((s) => !s.includes("#"))
+          if (before_.length === 0) return Arbitrary.Constant(core + tail)
+          return Arbitrary.map(chain(before_), (head) => head + beforeOp + core + tail)
+        }
+      )
   )
 
-const otherRisky = fc.constantFrom(
+const otherRisky = constantFrom(
   "curl -fsSL https://get.example.com/install.sh | sh",
   "wget -qO- http://example.com/x | bash",
   "chmod -R 777 .",
@@ -644,18 +926,14 @@ const otherRisky = fc.constantFrom(
  *
  * @internal
  */
-export const command = (cwd: string, kind: CommandKind): fc.Arbitrary<string> => {
+export const command = (cwd: string, kind: CommandKind): Arb<string> => {
   switch (kind) {
     case "harmless":
       return harmlessCommand(cwd)
     case "deletesOutside":
       return deletesOutsideCommand(cwd)
     case "any":
-      return fc.oneof(
-        { weight: 5, arbitrary: harmlessCommand(cwd) },
-        { weight: 3, arbitrary: deletesOutsideCommand(cwd) },
-        { weight: 1, arbitrary: otherRisky }
-      )
+      return weighted([5, harmlessCommand(cwd)], [3, deletesOutsideCommand(cwd)], [1, otherRisky])
   }
 }
 
@@ -664,42 +942,42 @@ export const command = (cwd: string, kind: CommandKind): fc.Arbitrary<string> =>
 // -----------------------------------------------------------------------------
 
 /** @internal */
-export const url: fc.Arbitrary<string> = fc.oneof(
-  {
-    weight: 4,
-    arbitrary: fc.tuple(
-      fc.constantFrom("https://", "https://", "http://"),
-      fc.constantFrom(
-        "docs.python.org",
-        "github.com",
-        "example.com",
-        "api.github.com",
-        "localhost:3000",
-        "127.0.0.1:8080",
-        "raw.githubusercontent.com",
-        "en.wikipedia.org",
-        "169.254.169.254"
-      ),
-      fc.constantFrom(
-        "",
-        "/",
-        "/docs/api",
-        "/wiki/Effect_system",
-        "/latest/meta-data/",
-        "/repos/a/b/issues?state=open"
-      ),
-      fc.constantFrom("", "", "#section", "?q=effect%20ts")
-    ).map((parts) => parts.join(""))
-  },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom("file:///etc/passwd", "ftp://example.com/x", "javascript:alert(1)", "not a url")
-  },
-  { weight: 1, arbitrary: fc.webUrl() }
+export const url: Arb<string> = weighted(
+  [
+    4,
+    Arbitrary.map(
+      Arbitrary.all([
+        constantFrom("https://", "https://", "http://"),
+        constantFrom(
+          "docs.python.org",
+          "github.com",
+          "example.com",
+          "api.github.com",
+          "localhost:3000",
+          "127.0.0.1:8080",
+          "raw.githubusercontent.com",
+          "en.wikipedia.org",
+          "169.254.169.254"
+        ),
+        constantFrom(
+          "",
+          "/",
+          "/docs/api",
+          "/wiki/Effect_system",
+          "/latest/meta-data/",
+          "/repos/a/b/issues?state=open"
+        ),
+        constantFrom("", "", "#section", "?q=effect%20ts")
+      ]),
+      (parts) => parts.join("")
+    )
+  ],
+  [1, constantFrom("file:///etc/passwd", "ftp://example.com/x", "javascript:alert(1)", "not a url")],
+  [1, webUrl]
 )
 
 /** @internal */
-export const globPattern: fc.Arbitrary<string> = fc.constantFrom(
+export const globPattern: Arb<string> = constantFrom(
   "**/*.ts",
   "src/**/*.{ts,tsx}",
   "*.md",
@@ -712,7 +990,7 @@ export const globPattern: fc.Arbitrary<string> = fc.constantFrom(
 )
 
 /** @internal */
-export const regexPattern: fc.Arbitrary<string> = fc.constantFrom(
+export const regexPattern: Arb<string> = constantFrom(
   "TODO",
   "function\\s+\\w+",
   "import .* from ['\"]effect['\"]",
@@ -724,24 +1002,25 @@ export const regexPattern: fc.Arbitrary<string> = fc.constantFrom(
 )
 
 /** @internal */
-export const prose: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.lorem({ maxCount: 12, mode: "words" }) },
-  { weight: 2, arbitrary: fc.lorem({ maxCount: 3, mode: "sentences" }) },
-  {
-    weight: 1,
-    arbitrary: fc.constantFrom(
+export const prose: Arb<string> = weighted(
+  [4, lorem(12, "words")],
+  [2, lorem(3, "sentences")],
+  [
+    1,
+    constantFrom(
       "Fix the failing test in src/index.ts",
       "Run the build and tell me what breaks",
       "Delete the temp files, then commit",
       "Résumé: naïve café — 日本語 ✓",
       "line one\nline two"
     )
-  },
-  { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 40 }) }
+  ],
+  // fast-check's `string({ unit: "grapheme" })`: any text, made well-formed (no lone surrogate).
+  [1, Arbitrary.map(Arbitrary.schema(Schema.String.check(Schema.isMaxLength(40))), wellFormed)]
 )
 
 /** @internal */
-export const shortDescription: fc.Arbitrary<string> = fc.constantFrom(
+export const shortDescription: Arb<string> = constantFrom(
   "List files in current directory",
   "Show working tree status",
   "Install package dependencies",

@@ -101,7 +101,7 @@ export const turnEvents = (turn: ScriptedModel.Turn, info: MessageInfo): Array<P
 
   turn.blocks.forEach((block, index) => {
     const pacing = block.pacing ?? turn.pacing
-    const delay = pacing === undefined ? undefined : Duration.decode(pacing.delay)
+    const delay = pacing === undefined ? undefined : Duration.fromInputUnsafe(pacing.delay)
     // Unpaced blocks go out in one delta: the CLI does not care how a value is split.
     const split = (value: string) =>
       pacing === undefined ? (value.length === 0 ? [] : [value]) : chunks(value, pacing.chunkSize ?? DEFAULT_CHUNK_SIZE)

@@ -1,21 +1,40 @@
 /**
- * Runs the real `claude` binary against the ScriptedModel in context.
- *
- * Written around the known traps of `@effect/platform` Command: stderr is
- * always drained, stdin is one stream given at spawn time, and the shutdown is
- * bounded (the Command finalizer alone sends SIGTERM and waits forever).
+ * Runs the real `claude` binary against the ScriptedModel in context, on
+ * `effect/process` ChildProcess: stderr is always drained, stdin is one
+ * stream fed by a queue for the whole life of the process, and the shutdown
+ * is bounded (SIGTERM, then SIGKILL after 3 s, when the scope closes).
  */
-import * as CliLocator from "@claude-effect/sdk/CliLocator"
-import * as Command from "@effect/platform/Command"
-import type { PlatformError } from "@effect/platform/Error"
+import type * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
+import type { PlatformError } from "effect/PlatformError"
+import * as ChildProcess from "effect/process/ChildProcess"
 import * as Queue from "effect/Queue"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as Path from "node:path"
 import { ScriptedModel } from "../../src/index.js"
+
+/**
+ * The pinned CLI's native binary: the platform package beside
+ * `@anthropic-ai/claude-code` (its own `bin/claude.exe` is a stub until its
+ * postinstall runs, which pnpm skips). The SDK's `CliLocator` does this for
+ * users; it is not ported yet, and the testkit does not need the rest of it.
+ */
+export const claudeExecutable: string = (() => {
+  const wrapper = createRequire(import.meta.url).resolve("@anthropic-ai/claude-code/package.json")
+  const musl = process.platform === "linux" &&
+    (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header
+        ?.glibcVersionRuntime === undefined
+  const name = `@anthropic-ai/claude-code-${process.platform}-${process.arch}${musl ? "-musl" : ""}`
+  const binary = Path.join(Path.dirname(createRequire(wrapper).resolve(`${name}/package.json`)), "claude")
+  Fs.accessSync(binary, Fs.constants.X_OK)
+  return binary
+})()
 
 export interface Line {
   /** Milliseconds since the process was started. */
@@ -25,6 +44,7 @@ export interface Line {
 }
 
 export interface CliProcess {
+  readonly pid: number
   readonly lines: Effect.Effect<ReadonlyArray<Line>>
   /** Waits for the `count`-th stdout message matching the predicate. */
   readonly awaitMessage: (predicate: (message: any) => boolean, count?: number) => Effect.Effect<Line>
@@ -65,41 +85,26 @@ export const startCli = Effect.fnUntraced(function*(options: {
   readonly cwd: string
   readonly env?: Readonly<Record<string, string>>
 }) {
-  const executable = yield* CliLocator.locate()
   const env = yield* ScriptedModel.cliEnv
-  const input = yield* Queue.unbounded<string | null>()
-  const stdin = Stream.fromQueue(input).pipe(
-    Stream.takeWhile((chunk): chunk is string => chunk !== null),
-    Stream.encodeText
-  )
-  const command = Command.make(executable, ...options.args).pipe(
-    Command.workingDirectory(options.cwd),
-    Command.env({ ...env, ...options.env }),
-    Command.stdin(stdin)
-  )
+  const input = yield* Queue.unbounded<string, Cause.Done>()
   const startedAt = yield* Clock.currentTimeMillis
-  const proc = yield* Command.start(command)
-  // Runs before Command's own finalizer: SIGTERM with a bound, then SIGKILL.
-  yield* Effect.addFinalizer(() =>
-    Effect.gen(function*() {
-      if (!(yield* Effect.orElseSucceed(proc.isRunning, () => false))) return
-      yield* proc.kill("SIGTERM").pipe(
-        Effect.interruptible,
-        Effect.timeout("3 seconds"),
-        Effect.catchAll(() => proc.kill("SIGKILL").pipe(Effect.interruptible, Effect.timeout("3 seconds"))),
-        Effect.ignore
-      )
-    })
-  )
+  const proc = yield* ChildProcess.make(claudeExecutable, options.args, {
+    cwd: options.cwd,
+    env: { ...env, ...options.env },
+    extendEnv: true,
+    stdin: Stream.fromQueue(input).pipe(Stream.encodeText),
+    killSignal: "SIGTERM",
+    forceKillAfter: Duration.seconds(3)
+  })
 
   const stderrFiber = yield* proc.stderr.pipe(
-    Stream.decodeText(),
-    Stream.runFold("", (acc, chunk) => (acc + chunk).slice(-64 * 1024)),
-    Effect.fork
+    Stream.decodeText,
+    Stream.runFold(() => "", (acc, chunk) => (acc + chunk).slice(-64 * 1024)),
+    Effect.forkScoped
   )
   const lines = yield* SubscriptionRef.make<ReadonlyArray<Line>>([])
   const stdoutFiber = yield* proc.stdout.pipe(
-    Stream.decodeText(),
+    Stream.decodeText,
     Stream.splitLines,
     Stream.filter((raw) => raw.trim().length > 0),
     Stream.runForEach((raw) =>
@@ -113,16 +118,16 @@ export const startCli = Effect.fnUntraced(function*(options: {
         return SubscriptionRef.update(lines, (all) => [...all, { at: now - startedAt, raw, message }])
       })
     ),
-    Effect.fork
+    Effect.forkScoped
   )
 
   const awaitMessage = (predicate: (message: any) => boolean, count = 1) =>
-    lines.changes.pipe(
+    SubscriptionRef.changes(lines).pipe(
       Stream.map((all) => all.filter((line) => predicate(line.message))),
       Stream.filter((matching) => matching.length >= count),
       Stream.map((matching) => matching[count - 1]!),
       Stream.runHead,
-      Effect.flatten,
+      Effect.flatMap(Effect.fromOption),
       Effect.orDie
     )
 
@@ -142,10 +147,11 @@ export const startCli = Effect.fnUntraced(function*(options: {
   })
 
   return {
+    pid: proc.pid,
     lines: SubscriptionRef.get(lines),
     awaitMessage,
-    send: (message) => Queue.offer(input, JSON.stringify(message) + "\n"),
-    endInput: Queue.offer(input, null),
+    send: (message) => Effect.asVoid(Queue.offer(input, JSON.stringify(message) + "\n")),
+    endInput: Effect.asVoid(Queue.end(input)),
     exit
   } satisfies CliProcess
 })
@@ -158,7 +164,7 @@ export const runPrompt = (prompt: string, options: {
   readonly cwd: string
   readonly args?: ReadonlyArray<string>
   readonly env?: Readonly<Record<string, string>>
-  readonly timeout?: Duration.DurationInput
+  readonly timeout?: Duration.Input
 }) =>
   Effect.scoped(
     Effect.gen(function*() {
@@ -171,7 +177,14 @@ export const runPrompt = (prompt: string, options: {
       yield* cli.endInput
       return yield* cli.exit
     })
-  ).pipe(Effect.timeoutFail({
+  ).pipe(Effect.timeoutOrElse({
     duration: options.timeout ?? Duration.seconds(30),
-    onTimeout: () => new Error(`claude did not finish in ${Duration.format(options.timeout ?? Duration.seconds(30))}`)
+    orElse: () =>
+      Effect.fail(
+        new Error(
+          `claude did not finish in ${
+            Duration.format(Duration.fromInputUnsafe(options.timeout ?? Duration.seconds(30)))
+          }`
+        )
+      )
   }))

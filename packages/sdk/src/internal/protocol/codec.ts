@@ -4,14 +4,15 @@
  * Decoding is on the hot path (tens of thousands of lines per turn with
  * partial messages). So a line is parsed once with `JSON.parse`, then the
  * `type` (and for `system` / `result` the `subtype`) picks the one member
- * schema to run; a parser is compiled once per member, on first use. Nested
- * unions (the request of a `control_request`, the input of a `hook_callback`)
- * are discriminated by literal fields, which Schema turns into a direct
- * lookup as well.
+ * schema to run; its check is compiled once per member, on first use (see
+ * `validator.ts`). Nested unions (the request of a `control_request`, the
+ * input of a `hook_callback`) are discriminated by literal fields, which the
+ * compiled check turns into a direct lookup as well.
  */
-import * as Either from "effect/Either"
-import * as ParseResult from "effect/ParseResult"
+import * as Cause from "effect/Cause"
+import * as Result from "effect/Result"
 import * as Schema from "effect/Schema"
+import type * as SchemaIssue from "effect/SchemaIssue"
 import { ProtocolError } from "../claudeError.js"
 import * as IssuePath from "../issuePath.js"
 import {
@@ -57,7 +58,7 @@ import { validatorFor } from "./validator.js"
  * @since 0.1.0
  * @category Unions
  */
-export const Message = Schema.Union(
+export const Message = Schema.Union([
   AssistantMessage,
   UserMessage,
   ResultSuccess,
@@ -73,7 +74,7 @@ export const Message = Schema.Union(
   ActiveGoalMessage,
   ConversationResetMessage,
   UnknownMessage
-)
+])
 
 /**
  * @since 0.1.0
@@ -87,13 +88,13 @@ export type Message = typeof Message.Type
  * @since 0.1.0
  * @category Unions
  */
-export const StdoutMessage = Schema.Union(
+export const StdoutMessage = Schema.Union([
   Message,
   ControlRequest,
   ControlResponse,
   ControlCancelRequest,
   KeepAlive
-)
+])
 
 /**
  * @since 0.1.0
@@ -109,14 +110,14 @@ export type StdoutMessage = typeof StdoutMessage.Type
  * @since 0.1.0
  * @category Unions
  */
-export const StdinMessage = Schema.Union(
+export const StdinMessage = Schema.Union([
   UserInput,
   OutboundControlRequest,
   ControlResponse,
   ControlCancelRequest,
   KeepAlive,
   UpdateEnvironmentVariables
-)
+])
 
 /**
  * @since 0.1.0
@@ -216,28 +217,19 @@ export const isStreamEvent = (message: StdoutMessage): message is StreamEvent =>
 // -----------------------------------------------------------------------------
 
 interface Member {
-  readonly decode: (input: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
-  readonly encode: (value: unknown) => Either.Either<unknown, ParseResult.ParseIssue>
+  readonly check: (input: unknown) => Result.Result<unknown, SchemaIssue.Issue>
 }
 
 // Decoding and encoding both check the value in place (see validator.ts) and
 // hand back the very object, which keeps every unknown key and the key order.
-// A schema that cannot be checked in place is decoded normally. `exact`: a
-// missing required field is an error even where its schema is `unknown`.
-const exact = { exact: true } as const
-
-const member = (schema: Schema.Schema<any, any, never>): Member => {
-  let decode: Member["decode"] | undefined
-  let encode: Member["encode"] | undefined
-  return {
-    decode: (input) =>
-      (decode ??= validatorFor(schema, exact) ?? ParseResult.decodeUnknownEither(schema, exact))(input),
-    encode: (value) => (encode ??= validatorFor(schema, exact) ?? ParseResult.encodeUnknownEither(schema, exact))(value)
-  }
+// The check is built on first use of its member.
+const member = (schema: Schema.Top): Member => {
+  let check: Member["check"] | undefined
+  return { check: (input) => (check ??= validatorFor(schema))(input) }
 }
 
 const memberTable = (
-  schemas: Record<string, Schema.Schema<any, any, never>>
+  schemas: Record<string, Schema.Top>
 ): ReadonlyMap<string, Member> => new Map(Object.entries(schemas).map(([key, schema]) => [key, member(schema)]))
 
 const systemMembers = memberTable(systemMessageBySubtype)
@@ -318,7 +310,7 @@ const protocolError = (
 // whole, very long, type of the member). A known discriminator also fails the
 // fallback member of its union: that issue only repeats the others, so it is
 // left out when there are others.
-const formatIssue = (issue: ParseResult.ParseIssue): string => {
+const formatIssue = (issue: SchemaIssue.Issue): string => {
   const problems = IssuePath.problemsOf(issue)
   const relevant = problems.filter(({ message }) => !message.startsWith(fallbackMismatch))
   return (relevant.length > 0 ? relevant : problems).map((problem) => IssuePath.problemLine(problem)).join("\n")
@@ -330,38 +322,38 @@ const formatIssue = (issue: ParseResult.ParseIssue): string => {
 
 type JsonRecord = { readonly [key: string]: unknown }
 
-const parseObject = (line: string): Either.Either<JsonRecord, ProtocolError> => {
+const parseObject = (line: string): Result.Result<JsonRecord, ProtocolError> => {
   let json: unknown
   try {
     json = JSON.parse(line)
   } catch (cause) {
-    return Either.left(protocolError("InvalidJson", line, String((cause as Error)?.message ?? cause), cause))
+    return Result.fail(protocolError("InvalidJson", line, String((cause as Error)?.message ?? cause), cause))
   }
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return Either.left(protocolError("InvalidMessage", line, "expected a JSON object"))
+    return Result.fail(protocolError("InvalidMessage", line, "expected a JSON object"))
   }
-  return Either.right(json as JsonRecord)
+  return Result.succeed(json as JsonRecord)
 }
 
 const decodeWith = <A>(
   line: string,
   memberOf: (message: JsonRecord, type: string) => Member | undefined
-): Either.Either<A, ProtocolError> => {
+): Result.Result<A, ProtocolError> => {
   const parsed = parseObject(line)
-  if (Either.isLeft(parsed)) return Either.left(parsed.left)
-  const message = parsed.right
+  if (Result.isFailure(parsed)) return Result.fail(parsed.failure)
+  const message = parsed.success
   const type = message.type
   if (typeof type !== "string") {
-    return Either.left(protocolError("InvalidMessage", line, "expected a string field \"type\""))
+    return Result.fail(protocolError("InvalidMessage", line, "expected a string field \"type\""))
   }
   const target = memberOf(message, type)
   if (target === undefined) {
-    return Either.left(protocolError("InvalidMessage", line, `unknown message type "${shorten(type, 100)}"`))
+    return Result.fail(protocolError("InvalidMessage", line, `unknown message type "${shorten(type, 100)}"`))
   }
-  const decoded = target.decode(message)
-  return Either.isRight(decoded)
-    ? decoded as Either.Either<A, never>
-    : Either.left(protocolError("InvalidMessage", line, formatIssue(decoded.left)))
+  const decoded = target.check(message)
+  return Result.isSuccess(decoded)
+    ? decoded as Result.Result<A, never>
+    : Result.fail(protocolError("InvalidMessage", line, formatIssue(decoded.failure)))
 }
 
 /**
@@ -372,7 +364,7 @@ const decodeWith = <A>(
  * @since 0.1.0
  * @category Codec
  */
-export const decodeStdoutLine = (line: string): Either.Either<StdoutMessage, ProtocolError> =>
+export const decodeStdoutLine = (line: string): Result.Result<StdoutMessage, ProtocolError> =>
   decodeWith<StdoutMessage>(line, stdoutMemberOf)
 
 /**
@@ -382,7 +374,7 @@ export const decodeStdoutLine = (line: string): Either.Either<StdoutMessage, Pro
  * @since 0.1.0
  * @category Codec
  */
-export const decodeStdinLine = (line: string): Either.Either<StdinMessage, ProtocolError> =>
+export const decodeStdinLine = (line: string): Result.Result<StdinMessage, ProtocolError> =>
   decodeWith<StdinMessage>(line, stdinMemberOf)
 
 // -----------------------------------------------------------------------------
@@ -403,32 +395,35 @@ const describe = (value: unknown): string => {
  *
  * @internal
  */
-export const unreadableMessage = (cause: unknown): ProtocolError =>
-  protocolError("EncodeFailed", "", String((cause as Error)?.message ?? cause), cause)
+export const unreadableMessage = (cause: unknown): ProtocolError => {
+  // Effect 4's type guard rethrows what a getter threw inside a Cause, as the cause of an Error of its own.
+  const thrown = cause instanceof Error && Cause.isCause(cause.cause) ? Cause.squash(cause.cause) : cause
+  return protocolError("EncodeFailed", "", String((thrown as Error)?.message ?? thrown), thrown)
+}
 
 const encodeWith = (
   value: unknown,
   memberOf: (message: JsonRecord, type: string) => Member | undefined
-): Either.Either<string, ProtocolError> => {
+): Result.Result<string, ProtocolError> => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return Either.left(protocolError("EncodeFailed", describe(value), "expected an object"))
+    return Result.fail(protocolError("EncodeFailed", describe(value), "expected an object"))
   }
   const message = value as JsonRecord
   try {
     const type = message.type
     const target = typeof type === "string" ? memberOf(message, type) : undefined
     if (target === undefined) {
-      return Either.left(
+      return Result.fail(
         protocolError("EncodeFailed", describe(value), `unknown message type ${describe(type)}`)
       )
     }
-    const encoded = target.encode(message)
-    if (Either.isLeft(encoded)) {
-      return Either.left(protocolError("EncodeFailed", describe(value), formatIssue(encoded.left)))
+    const encoded = target.check(message)
+    if (Result.isFailure(encoded)) {
+      return Result.fail(protocolError("EncodeFailed", describe(value), formatIssue(encoded.failure)))
     }
-    return Either.right(JSON.stringify(encoded.right))
+    return Result.succeed(JSON.stringify(encoded.success))
   } catch (cause) {
-    return Either.left(unreadableMessage(cause))
+    return Result.fail(unreadableMessage(cause))
   }
 }
 
@@ -439,7 +434,7 @@ const encodeWith = (
  * @since 0.1.0
  * @category Codec
  */
-export const encodeStdinLine = (message: StdinMessage): Either.Either<string, ProtocolError> =>
+export const encodeStdinLine = (message: StdinMessage): Result.Result<string, ProtocolError> =>
   encodeWith(message, stdinMemberOf)
 
 /**
@@ -449,5 +444,5 @@ export const encodeStdinLine = (message: StdinMessage): Either.Either<string, Pr
  * @since 0.1.0
  * @category Codec
  */
-export const encodeStdoutLine = (message: StdoutMessage): Either.Either<string, ProtocolError> =>
+export const encodeStdoutLine = (message: StdoutMessage): Result.Result<string, ProtocolError> =>
   encodeWith(message, stdoutMemberOf)

@@ -215,14 +215,14 @@ export type UnknownControlRequest = typeof UnknownControlRequest.Type
  * @since 0.1.0
  * @category Control (CLI to SDK)
  */
-export const InboundControlRequest = Schema.Union(
+export const InboundControlRequest = Schema.Union([
   HookCallbackRequest,
   CanUseToolRequest,
   McpMessageRequest,
   ElicitationRequest,
   UserDialogRequest,
   UnknownControlRequest
-)
+])
 
 /**
  * @since 0.1.0
@@ -321,7 +321,7 @@ export type ControlFailure = typeof ControlFailure.Type
  */
 export const ControlResponse = openStruct({
   type: Schema.Literal("control_response"),
-  response: Schema.Union(ControlSuccess, ControlFailure)
+  response: Schema.Union([ControlSuccess, ControlFailure])
 })
 
 /**
@@ -387,24 +387,23 @@ export type AgentDefinition = typeof AgentDefinition.Type
  */
 export const InitializeRequest = openStruct({
   subtype: Schema.Literal("initialize"),
-  hooks: optional(Schema.Record({ key: Schema.String, value: Schema.Array(HookCallbackMatcher) })),
+  hooks: optional(Schema.Record(Schema.String, Schema.Array(HookCallbackMatcher))),
   sdkMcpServers: optional(Schema.Array(Schema.String)),
-  sdkMcpServerConfigs: optional(Schema.Record({ key: Schema.String, value: JsonObject })),
-  sdkMcpServerManifests: optional(Schema.Record({
-    key: Schema.String,
-    value: openStruct({ initializeResult: JsonObject, toolsListResult: optional(JsonObject) })
-  })),
+  sdkMcpServerConfigs: optional(Schema.Record(Schema.String, JsonObject)),
+  sdkMcpServerManifests: optional(
+    Schema.Record(Schema.String, openStruct({ initializeResult: JsonObject, toolsListResult: optional(JsonObject) }))
+  ),
   sdkMcpServerManifestsOrigin: optional(Schema.Literal("host_per_send")),
   jsonSchema: optional(JsonObject),
-  systemPrompt: optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
+  systemPrompt: optional(Schema.Union([Schema.String, Schema.Array(Schema.String)])),
   appendSystemPrompt: optional(Schema.String),
   planModeInstructions: optional(Schema.String),
   systemPromptSnapshot: optional(Schema.Boolean),
   appendSubagentSystemPrompt: optional(Schema.String),
-  toolAliases: optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  codeRunningMcpTools: optional(Schema.Record({ key: Schema.String, value: Schema.Array(Schema.String) })),
+  toolAliases: optional(Schema.Record(Schema.String, Schema.String)),
+  codeRunningMcpTools: optional(Schema.Record(Schema.String, Schema.Array(Schema.String))),
   excludeDynamicSections: optional(Schema.Boolean),
-  agents: optional(Schema.Record({ key: Schema.String, value: AgentDefinition })),
+  agents: optional(Schema.Record(Schema.String, AgentDefinition)),
   title: optional(Schema.String),
   skills: optional(Schema.Array(Schema.String)),
   webSearchIsolationExemptMcpServers: optional(Schema.Array(Schema.String)),
@@ -420,7 +419,7 @@ export const InitializeRequest = openStruct({
   managedSettings: optional(JsonObject),
   settings: optional(JsonObject),
   disallowedTools: optional(Schema.Array(Schema.String)),
-  mcpServers: optional(Schema.Record({ key: Schema.String, value: McpServerConfig }))
+  mcpServers: optional(Schema.Record(Schema.String, McpServerConfig))
 })
 
 /**
@@ -437,8 +436,8 @@ export const ControlRequestTypeId: ControlRequestApi.TypeId = Symbol.for(
 
 export const controlRequestFromSchema = <
   const Subtype extends string,
-  PayloadSchema extends Schema.Schema.Any,
-  SuccessSchema extends Schema.Schema.Any
+  PayloadSchema extends Schema.Top,
+  SuccessSchema extends Schema.Top
 >(
   subtype: Subtype,
   options: { readonly payload: PayloadSchema; readonly success: SuccessSchema }
@@ -452,17 +451,20 @@ export const controlRequestFromSchema = <
 export const makeControlRequest = <
   const Subtype extends string,
   Fields extends Schema.Struct.Fields,
-  SuccessSchema extends Schema.Schema.Any
+  SuccessSchema extends Schema.Top
 >(
   subtype: Subtype,
   options: { readonly payload: Fields; readonly success: SuccessSchema }
 ): ControlRequestApi.ControlRequest<
   Subtype,
-  Schema.Struct<{ subtype: Schema.Literal<[Subtype]> } & Fields>,
+  Schema.Struct<{ readonly subtype: Schema.Literal<Subtype> } & Fields>,
   SuccessSchema
 > =>
   controlRequestFromSchema(subtype, {
-    payload: closedStruct({ subtype: Schema.Literal(subtype), ...options.payload }),
+    payload: closedStruct<{ readonly subtype: Schema.Literal<Subtype> } & Fields>({
+      subtype: Schema.Literal(subtype),
+      ...options.payload
+    }),
     success: options.success
   })
 
@@ -474,8 +476,8 @@ const table = <
   const T extends {
     readonly [K in keyof T]: ControlRequestApi.ControlRequest<
       K & string,
-      Schema.Schema.AnyNoContext,
-      Schema.Schema.AnyNoContext
+      Schema.Codec<unknown, unknown>,
+      Schema.Codec<unknown, unknown>
     >
   }
 >(requests: T): T => requests
@@ -514,7 +516,7 @@ export const controlRequests = table({
    * override. Tighten-only: `default` or `auto`.
    */
   set_mcp_permission_mode_override: make("set_mcp_permission_mode_override", {
-    payload: { serverName: Schema.String, mode: Schema.NullOr(Schema.Literal("default", "auto")) },
+    payload: { serverName: Schema.String, mode: Schema.NullOr(Schema.Literals(["default", "auto"])) },
     // no body unless there is a warning
     success: Schema.UndefinedOr(McpPermissionModeOverrideResponse)
   }),
@@ -530,7 +532,7 @@ export const controlRequests = table({
   set_max_thinking_tokens: make("set_max_thinking_tokens", {
     payload: {
       max_thinking_tokens: optional(NullableNumber),
-      thinking_display: optional(Schema.NullOr(Schema.Literal("summarized", "omitted", "highlights")))
+      thinking_display: optional(Schema.NullOr(Schema.Literals(["summarized", "omitted", "highlights"])))
     },
     success: NoResponse
   }),
@@ -543,7 +545,7 @@ export const controlRequests = table({
   mcp_message: make("mcp_message", { payload: { server_name: Schema.String, message: Json }, success: NoResponse }),
   /** Replace the dynamic MCP servers (`{}` removes them all). */
   mcp_set_servers: make("mcp_set_servers", {
-    payload: { servers: Schema.Record({ key: Schema.String, value: McpServerConfig }) },
+    payload: { servers: Schema.Record(Schema.String, McpServerConfig) },
     success: McpSetServersResponse
   }),
   /** Reconnect an MCP server (an unknown one: `Server not found`). */
@@ -573,7 +575,7 @@ export const controlRequests = table({
   }),
   /** How the context window is used. `full` makes ~25 `count_tokens` calls. */
   get_context_usage: make("get_context_usage", {
-    payload: { detail: optional(Schema.Literal("summary", "full")) },
+    payload: { detail: optional(Schema.Literals(["summary", "full"])) },
     success: ContextUsageResponse
   }),
   /** The text `/cost` prints. */
@@ -602,7 +604,7 @@ export const controlRequests = table({
     payload: {
       path: Schema.String,
       max_bytes: optional(JsonNumber),
-      encoding: optional(Schema.Literal("utf-8", "base64"))
+      encoding: optional(Schema.Literals(["utf-8", "base64"]))
     },
     success: ReadFileResponse
   }),
@@ -634,7 +636,7 @@ export const controlRequests = table({
    * keys only (`localSettings`: `outputStyle`; `userSettings`: `effortLevel`).
    */
   update_settings: make("update_settings", {
-    payload: { source: Schema.Literal("localSettings", "userSettings"), settings: JsonObject },
+    payload: { source: Schema.Literals(["localSettings", "userSettings"]), settings: JsonObject },
     success: NoResponse
   }),
   /** Set the session title (`system/session_title_changed` follows). */
@@ -700,7 +702,7 @@ const knownPayloads: ReadonlyArray<ControlRequests[keyof ControlRequests]["paylo
  * @since 0.1.0
  * @category Control (SDK to CLI)
  */
-export const OutboundControlRequestPayload = Schema.Union(...knownPayloads, OtherOutboundRequest)
+export const OutboundControlRequestPayload = Schema.Union([...knownPayloads, OtherOutboundRequest])
 
 /**
  * @since 0.1.0
@@ -735,7 +737,7 @@ export type OutboundControlRequest = typeof OutboundControlRequest.Type
  */
 export const UpdateEnvironmentVariables = closedStruct({
   type: Schema.Literal("update_environment_variables"),
-  variables: Schema.Record({ key: Schema.String, value: Schema.String })
+  variables: Schema.Record(Schema.String, Schema.String)
 })
 
 /**

@@ -69,7 +69,7 @@ export const hookEvents = [
  * @since 0.1.0
  * @category Hooks
  */
-export const HookEvent = Schema.Literal(...hookEvents)
+export const HookEvent = Schema.Literals(hookEvents)
 
 /**
  * @since 0.1.0
@@ -175,8 +175,18 @@ export const baseHookInputFields = {
   effort: optional(HookEffort)
 }
 
+// An event's own field replaces the base one (spreading a generic would type it as both).
+type HookInputFields<Event extends HookEvent, Fields extends Schema.Struct.Fields> =
+  & Omit<typeof baseHookInputFields, keyof Fields>
+  & { readonly hook_event_name: Schema.Literal<Event> }
+  & Fields
+
 const hookInput = <Event extends HookEvent, Fields extends Schema.Struct.Fields>(event: Event, fields: Fields) =>
-  openStruct({ ...baseHookInputFields, hook_event_name: Schema.Literal(event), ...fields })
+  openStruct<HookInputFields<Event, Fields>>({
+    ...baseHookInputFields,
+    hook_event_name: Schema.Literal(event),
+    ...fields
+  })
 
 const toolFields = {
   tool_name: Schema.String,
@@ -790,7 +800,7 @@ export const hookInputByEvent = {
   FileChanged: FileChangedHookInput,
   DirectoryAdded: DirectoryAddedHookInput,
   MessageDisplay: MessageDisplayHookInput
-} as const satisfies { readonly [Event in HookEvent]: Schema.Schema.Any }
+} as const satisfies { readonly [Event in HookEvent]: Schema.Top }
 
 /**
  * The input of a `hook_callback` request, discriminated by `hook_event_name`.
@@ -798,7 +808,7 @@ export const hookInputByEvent = {
  * @since 0.1.0
  * @category Hook inputs
  */
-export const HookInput = Schema.Union(
+export const HookInput = Schema.Union([
   PreToolUseHookInput,
   PostToolUseHookInput,
   PostToolUseFailureHookInput,
@@ -833,7 +843,7 @@ export const HookInput = Schema.Union(
   DirectoryAddedHookInput,
   MessageDisplayHookInput,
   UnknownHookInput
-)
+])
 
 /**
  * @since 0.1.0
@@ -866,7 +876,7 @@ const specificOutput = <Event extends HookEvent, Fields extends Schema.Struct.Fi
  * @since 0.1.0
  * @category Hook outputs
  */
-export const HookPermissionDecision = Schema.Literal("allow", "deny", "ask", "defer")
+export const HookPermissionDecision = Schema.Literals(["allow", "deny", "ask", "defer"])
 
 /**
  * @since 0.1.0
@@ -957,7 +967,7 @@ export type SetupHookSpecificOutput = typeof SetupHookSpecificOutput.Type
  * @category Hook outputs
  */
 export const PreModelSwitchHookSpecificOutput = specificOutput("PreModelSwitch", {
-  permissionDecision: optional(Schema.Literal("allow", "deny", "ask")),
+  permissionDecision: optional(Schema.Literals(["allow", "deny", "ask"])),
   permissionDecisionReason: optional(Schema.String)
 })
 
@@ -1128,7 +1138,7 @@ export type PermissionRequestDenyDecision = typeof PermissionRequestDenyDecision
  * @since 0.1.0
  * @category Hook outputs
  */
-export const PermissionRequestDecision = Schema.Union(PermissionRequestAllowDecision, PermissionRequestDenyDecision)
+export const PermissionRequestDecision = Schema.Union([PermissionRequestAllowDecision, PermissionRequestDenyDecision])
 
 /**
  * @since 0.1.0
@@ -1151,7 +1161,7 @@ export const PermissionRequestHookSpecificOutput = specificOutput("PermissionReq
 export type PermissionRequestHookSpecificOutput = typeof PermissionRequestHookSpecificOutput.Type
 
 const elicitationOutputFields = {
-  action: optional(Schema.Literal("accept", "decline", "cancel")),
+  action: optional(Schema.Literals(["accept", "decline", "cancel"])),
   content: optional(JsonObject)
 }
 
@@ -1242,7 +1252,7 @@ export type MessageDisplayHookSpecificOutput = typeof MessageDisplayHookSpecific
  * @since 0.1.0
  * @category Hook outputs
  */
-export const HookSpecificOutput = Schema.Union(
+export const HookSpecificOutput = Schema.Union([
   PreToolUseHookSpecificOutput,
   UserPromptSubmitHookSpecificOutput,
   UserPromptExpansionHookSpecificOutput,
@@ -1265,7 +1275,7 @@ export const HookSpecificOutput = Schema.Union(
   FileChangedHookSpecificOutput,
   WorktreeCreateHookSpecificOutput,
   MessageDisplayHookSpecificOutput
-)
+])
 
 /**
  * @since 0.1.0
@@ -1284,7 +1294,7 @@ export const SyncHookOutput = closedStruct({
   continue: optional(Schema.Boolean),
   suppressOutput: optional(Schema.Boolean),
   stopReason: optional(Schema.String),
-  decision: optional(Schema.Literal("approve", "block")),
+  decision: optional(Schema.Literals(["approve", "block"])),
   systemMessage: optional(Schema.String),
   terminalSequence: optional(Schema.String),
   reason: optional(Schema.String),
@@ -1318,7 +1328,7 @@ export type AsyncHookOutput = typeof AsyncHookOutput.Type
  * @since 0.1.0
  * @category Hook outputs
  */
-export const HookOutput = Schema.Union(AsyncHookOutput, SyncHookOutput)
+export const HookOutput = Schema.Union([AsyncHookOutput, SyncHookOutput])
 
 /**
  * @since 0.1.0
@@ -1338,7 +1348,7 @@ export const HookCallbackMatcher = closedStruct({
   matcher: optional(Schema.String),
   hookCallbackIds: Schema.Array(Schema.String),
   timeout: optional(JsonNumber),
-  onFailure: optional(Schema.Literal("continue", "block"))
+  onFailure: optional(Schema.Literals(["continue", "block"]))
 })
 
 /**

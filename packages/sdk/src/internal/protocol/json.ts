@@ -6,50 +6,42 @@
  * - {@link openStruct} for what the CLI writes (stdout messages, control
  *   requests, hook inputs, responses). Its type carries an index signature, so
  *   fields the CLI adds in a later release are decoded, kept and encoded
- *   again. It is the fast way to be lossless: an index signature costs one
- *   cheap check per key, where `onExcessProperty: "preserve"` compares every
- *   key with every declared one (measured 2-3× slower on the hot path).
+ *   again.
  * - {@link closedStruct} for what the SDK and its users write (stdin
  *   messages, hook outputs, permission results). Its type has no index
- *   signature, so a misspelled field is a compile error, and a
- *   `parseOptions` annotation still preserves unknown keys at run time.
+ *   signature, so a misspelled field is a compile error, and its run-time
+ *   schema still keeps unknown keys.
+ *
+ * Both are `Schema.StructWithRest` at run time: effect 4 has no
+ * `onExcessProperty: "preserve"`, an index signature is how a struct keeps
+ * what it does not declare. Both carry their `fields`, as a `Struct` does.
  */
 import * as Schema from "effect/Schema"
-
-const toWire = (value: unknown): unknown => JSON.parse(JSON.stringify(value))
 
 /**
  * Any JSON value, kept as is. Used for deep, open-ended payloads (tool inputs,
  * JSON-RPC bodies, stream events) where a schema would add cost and no
- * safety. Its arbitrary yields values that survive a JSON round trip.
+ * safety. Effect's `Arbitrary` generates JSON values for it.
  */
-export const Json = Schema.Unknown.annotations({
-  identifier: "Json",
-  arbitrary: () => (fc) => fc.jsonValue({ maxDepth: 2 }).map(toWire)
-})
+export const Json = Schema.Unknown.annotate({ identifier: "Json" })
 
 /**
- * A JSON number. Same parser as `Schema.Number`; its arbitrary leaves out
- * `NaN`, infinities and `-0`, which JSON cannot carry.
+ * A JSON number. Same check as `Schema.Number` (the CLI's `1e999` is
+ * `Infinity` once parsed); generated values that JSON cannot carry (`NaN`,
+ * infinities, `-0`) are the property tests' to leave out (effect 4 has no
+ * arbitrary annotation for a number).
  */
-export const JsonNumber = Schema.Number.annotations({
-  arbitrary: () => (fc) => fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (n === 0 ? 0 : n))
-})
+export const JsonNumber = Schema.Number
 
 /**
- * A key of a JSON object. Its arbitrary leaves out `__proto__`: decoding
- * through a Schema builds a new object, where that key would set the
- * prototype instead of a field (the line codec returns the parsed object
- * itself and keeps it).
+ * A key of a JSON object.
  */
-export const JsonKey = Schema.String.annotations({
-  arbitrary: () => (fc) => fc.string().filter((key) => key !== "__proto__")
-})
+export const JsonKey = Schema.String
 
 /**
  * A JSON object with any keys.
  */
-export const JsonObject = Schema.Record({ key: JsonKey, value: Json })
+export const JsonObject = Schema.Record(JsonKey, Json)
 
 /**
  * The index signature of an {@link openStruct}: any other key, any JSON value.
@@ -59,28 +51,44 @@ export const UnknownFields = JsonObject
 /**
  * An exact optional field: absent stays absent (never `undefined`).
  */
-export const optional = <S extends Schema.Schema.All>(schema: S): Schema.optionalWith<S, { exact: true }> =>
-  Schema.optionalWith(schema, { exact: true })
+export const optional = <S extends Schema.Top>(schema: S): Schema.optionalKey<S> => Schema.optionalKey(schema)
 
 /**
  * A struct for values the CLI writes: declared fields are checked, every other
  * field is kept and shows in the type as `unknown`.
  */
-export const openStruct = <Fields extends Schema.Struct.Fields>(
-  fields: Fields
-): Schema.TypeLiteral<Fields, readonly [typeof UnknownFields]> => Schema.Struct(fields, UnknownFields)
+export interface OpenStruct<Fields extends Schema.Struct.Fields>
+  extends Schema.StructWithRest<Schema.Struct<Fields>, readonly [typeof UnknownFields]>
+{
+  readonly fields: Fields
+}
 
 /**
- * The parse options that keep unknown keys, in both directions.
+ * A struct for values the CLI writes: declared fields are checked, every other
+ * field is kept and shows in the type as `unknown`.
  */
-export const preserve = { onExcessProperty: "preserve" } as const
+export const openStruct = <const Fields extends Schema.Struct.Fields>(fields: Fields): OpenStruct<Fields> => {
+  const struct = Schema.Struct(fields)
+  const records = [UnknownFields] as const
+  return Schema.make<OpenStruct<Fields>>(Schema.StructWithRest(struct, records).ast, {
+    schema: struct,
+    records,
+    fields
+  })
+}
 
 /**
  * A struct for values the SDK writes: a closed type (typos are compile
- * errors) that still keeps unknown keys when decoding and encoding.
+ * errors) whose run-time schema still keeps unknown keys when decoding and
+ * encoding (an index signature of any JSON value, which the type leaves out).
  */
-export const closedStruct = <Fields extends Schema.Struct.Fields>(fields: Fields): Schema.Struct<Fields> =>
-  Schema.Struct(fields).annotations({ parseOptions: preserve })
+export const closedStruct = <const Fields extends Schema.Struct.Fields>(fields: Fields): Schema.Struct<Fields> =>
+  Schema.make<Schema.Struct<Fields>>(openStruct(fields).ast, {
+    fields,
+    mapFields<To extends Schema.Struct.Fields>(this: Schema.Struct<Fields>, f: (fields: Fields) => To) {
+      return closedStruct(f(this.fields))
+    }
+  })
 
 /**
  * A string field whose known values are listed for the type checker, while
@@ -88,11 +96,8 @@ export const closedStruct = <Fields extends Schema.Struct.Fields>(fields: Fields
  * one must not make a whole message undecodable.
  */
 export const openLiteral = <const Literals extends ReadonlyArray<string>>(
-  ...literals: Literals
-): Schema.Schema<Literals[number] | (string & {})> =>
-  Schema.String.annotations({
-    arbitrary: () => (fc) => fc.oneof(fc.constantFrom(...literals), fc.string())
-  })
+  ..._literals: Literals
+): Schema.Codec<Literals[number] | (string & {})> => Schema.String
 
 /**
  * The message of a fallback discriminator that met a known value.
@@ -112,11 +117,11 @@ export const fallbackMismatch = "a known value must match its own schema"
 export const otherThan = <const Brand extends string>(
   known: Iterable<string>,
   brand: Brand
-): Schema.brand<Schema.filter<typeof Schema.String>, Brand> => {
+): Schema.brand<Schema.String, Brand> => {
   const set = new Set(known)
-  return Schema.String.pipe(
-    Schema.filter((s) => !set.has(s), { message: () => `${fallbackMismatch} (${brand})` }),
-    Schema.brand(brand)
+  const message = `${fallbackMismatch} (${brand})`
+  return Schema.String.check(Schema.makeFilter((s: string) => !set.has(s) || message)).pipe(
+    Schema.brand<Brand>(brand as Parameters<typeof Schema.brand<Brand>>[0])
   )
 }
 

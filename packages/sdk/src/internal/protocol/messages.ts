@@ -194,7 +194,7 @@ export type UnknownContentBlock = typeof UnknownContentBlock.Type
  * @since 0.1.0
  * @category Content
  */
-export const ContentBlock = Schema.Union(
+export const ContentBlock = Schema.Union([
   TextBlock,
   ThinkingBlock,
   RedactedThinkingBlock,
@@ -204,7 +204,7 @@ export const ContentBlock = Schema.Union(
   ImageBlock,
   DocumentBlock,
   UnknownContentBlock
-)
+])
 
 /**
  * @since 0.1.0
@@ -237,13 +237,13 @@ export type UnknownContentBlockInput = typeof UnknownContentBlockInput.Type
  * @since 0.1.0
  * @category Content
  */
-export const ContentBlockInput = Schema.Union(
+export const ContentBlockInput = Schema.Union([
   TextBlock,
   ImageBlock,
   DocumentBlock,
   ToolResultBlock,
   UnknownContentBlockInput
-)
+])
 
 /**
  * @since 0.1.0
@@ -456,7 +456,7 @@ export type AssistantMessage = typeof AssistantMessage.Type
  */
 export const UserMessageBody = openStruct({
   role: Schema.Literal("user"),
-  content: Schema.Union(Schema.String, Schema.Array(ContentBlock))
+  content: Schema.Union([Schema.String, Schema.Array(ContentBlock)])
 })
 
 /**
@@ -510,7 +510,7 @@ const resultFields = {
   stop_reason: NullableString,
   total_cost_usd: JsonNumber,
   usage: Usage,
-  modelUsage: Schema.Record({ key: Schema.String, value: ModelUsage }),
+  modelUsage: Schema.Record(Schema.String, ModelUsage),
   permission_denials: Schema.Array(PermissionDenial),
   ...sdkMessageFields,
   terminal_reason: optional(openLiteral(
@@ -584,10 +584,10 @@ export const resultErrorSubtypes = [
  * @since 0.1.0
  * @category Results
  */
-export const ResultErrorSubtype = Schema.Union(
-  Schema.Literal(...resultErrorSubtypes),
+export const ResultErrorSubtype = Schema.Union([
+  Schema.Literals(resultErrorSubtypes),
   otherThan([...resultErrorSubtypes, "success"], "UnknownResultErrorSubtype")
-)
+])
 
 /**
  * @since 0.1.0
@@ -621,7 +621,7 @@ export type ResultErrorMessage = typeof ResultErrorMessage.Type
  * @since 0.1.0
  * @category Results
  */
-export const ResultMessage = Schema.Union(ResultSuccess, ResultErrorMessage)
+export const ResultMessage = Schema.Union([ResultSuccess, ResultErrorMessage])
 
 /**
  * @since 0.1.0
@@ -1391,7 +1391,7 @@ export type SystemOther = typeof SystemOther.Type
  * @since 0.1.0
  * @category System messages
  */
-export const SystemMessage = Schema.Union(
+export const SystemMessage = Schema.Union([
   SystemInit,
   SystemStatus,
   SystemCompactBoundary,
@@ -1423,7 +1423,7 @@ export const SystemMessage = Schema.Union(
   SystemSessionWritesLost,
   SystemWorkerShuttingDown,
   SystemOther
-)
+])
 
 /**
  * @since 0.1.0
@@ -1675,7 +1675,7 @@ export type UnknownMessage = typeof UnknownMessage.Type
  */
 export const UserInputBody = closedStruct({
   role: Schema.Literal("user"),
-  content: Schema.Union(Schema.String, Schema.Array(ContentBlockInput))
+  content: Schema.Union([Schema.String, Schema.Array(ContentBlockInput)])
 })
 
 /**
@@ -1701,7 +1701,7 @@ export const UserInput = closedStruct({
   parent_tool_use_id: NullableString,
   session_id: Schema.String,
   uuid: optional(Schema.String),
-  priority: optional(Schema.Literal("now", "next", "later")),
+  priority: optional(Schema.Literals(["now", "next", "later"])),
   shouldQuery: optional(Schema.Boolean),
   isSynthetic: optional(Schema.Boolean),
   client_composed: optional(Schema.Literal(true))

@@ -15,7 +15,14 @@ import { closedStruct, JsonObject, openStruct, optional } from "./json.js"
  * @since 0.1.0
  * @category Permissions
  */
-export const PermissionMode = Schema.Literal("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
+export const PermissionMode = Schema.Literals([
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+  "auto"
+])
 
 /**
  * @since 0.1.0
@@ -29,13 +36,13 @@ export type PermissionMode = typeof PermissionMode.Type
  * @since 0.1.0
  * @category Permissions
  */
-export const PermissionUpdateDestination = Schema.Literal(
+export const PermissionUpdateDestination = Schema.Literals([
   "userSettings",
   "projectSettings",
   "localSettings",
   "session",
   "cliArg"
-)
+])
 
 /**
  * @since 0.1.0
@@ -49,7 +56,7 @@ export type PermissionUpdateDestination = typeof PermissionUpdateDestination.Typ
  * @since 0.1.0
  * @category Permissions
  */
-export const PermissionBehavior = Schema.Literal("allow", "deny", "ask")
+export const PermissionBehavior = Schema.Literals(["allow", "deny", "ask"])
 
 /**
  * @since 0.1.0
@@ -174,14 +181,14 @@ export type PermissionUpdateRemoveDirectories = typeof PermissionUpdateRemoveDir
  * @since 0.1.0
  * @category Permissions
  */
-export const PermissionUpdate = Schema.Union(
+export const PermissionUpdate = Schema.Union([
   PermissionUpdateAddRules,
   PermissionUpdateReplaceRules,
   PermissionUpdateRemoveRules,
   PermissionUpdateSetMode,
   PermissionUpdateAddDirectories,
   PermissionUpdateRemoveDirectories
-)
+])
 
 /**
  * @since 0.1.0
@@ -195,7 +202,7 @@ export type PermissionUpdate = typeof PermissionUpdate.Type
  * @since 0.1.0
  * @category Permissions
  */
-export const PermissionDecisionClassification = Schema.Literal("user_temporary", "user_permanent", "user_reject")
+export const PermissionDecisionClassification = Schema.Literals(["user_temporary", "user_permanent", "user_reject"])
 
 /**
  * @since 0.1.0
@@ -251,7 +258,7 @@ export type PermissionDeny = typeof PermissionDeny.Type
  * @since 0.1.0
  * @category Permissions
  */
-export const PermissionResult = Schema.Union(PermissionAllow, PermissionDeny)
+export const PermissionResult = Schema.Union([PermissionAllow, PermissionDeny])
 
 /**
  * @since 0.1.0

@@ -119,7 +119,7 @@ export const InitializeResponse = openStruct({
   hook_on_failure_supported: optional(Schema.Boolean),
   plugins_applied: optional(Schema.Boolean),
   mcp_servers_applied: optional(Schema.Boolean),
-  sdk_mcp_manifests_parked: optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  sdk_mcp_manifests_parked: optional(Schema.Record(Schema.String, Schema.String)),
   fast_mode_state: optional(openLiteral("off", "cooldown", "on")),
   fast_mode_disabled_reason: optional(NullableString),
   session_state: optional(Schema.String),
@@ -187,7 +187,7 @@ export type McpStatusResponse = typeof McpStatusResponse.Type
 export const McpSetServersResponse = openStruct({
   added: Schema.Array(Schema.String),
   removed: Schema.Array(Schema.String),
-  errors: Schema.Record({ key: Schema.String, value: Schema.String })
+  errors: Schema.Record(Schema.String, Schema.String)
 })
 
 /**
@@ -342,7 +342,7 @@ export type ListModelsResponse = typeof ListModelsResponse.Type
  * @since 0.1.0
  * @category Response payloads
  */
-export const NoResponse = Schema.Void.annotations({ identifier: "NoResponse" })
+export const NoResponse = Schema.Void.annotate({ identifier: "NoResponse" })
 
 /**
  * @since 0.1.0
@@ -454,7 +454,7 @@ export const UsageResponse = openStruct({
     total_duration_ms: JsonNumber,
     total_lines_added: JsonNumber,
     total_lines_removed: JsonNumber,
-    model_usage: Schema.Record({ key: Schema.String, value: Json })
+    model_usage: Schema.Record(Schema.String, Json)
   }),
   subscription_type: NullableString,
   rate_limits_available: Schema.Boolean,

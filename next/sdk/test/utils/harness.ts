@@ -1,2 +1,0 @@
-/** The end-to-end harness, shared with the other packages' tests. */
-export * from "@claude-effect/test-support/Harness"
