@@ -36,6 +36,7 @@ import * as mapping from "./internal/options/mapping.js"
 import * as secrets from "./internal/options/secrets.js"
 import * as validation from "./internal/options/validate.js"
 import { openStruct } from "./internal/protocol/json.js"
+import * as ProtocolPermissions from "./internal/protocol/permissions.js"
 import type * as McpServer from "./McpServer.js"
 
 // -----------------------------------------------------------------------------
@@ -136,14 +137,7 @@ export const GracePeriod: Schema.Codec<Duration.Duration, Duration.Duration | nu
  * @since 0.1.0
  * @category Schemas
  */
-export const PermissionMode = Schema.Literals([
-  "default",
-  "acceptEdits",
-  "bypassPermissions",
-  "plan",
-  "dontAsk",
-  "auto"
-])
+export const PermissionMode: typeof ProtocolPermissions.PermissionMode = ProtocolPermissions.PermissionMode
 
 /**
  * @since 0.1.0

@@ -26,7 +26,7 @@ import type { CliExitError } from "../src/ClaudeError.js"
 import * as CliLocator from "../src/CliLocator.js"
 import * as CliProcess from "../src/CliProcess.js"
 import * as CliSpawner from "../src/CliSpawner.js"
-import { isAlive, processesIn, spawnerLayer, spawnerName } from "./utils/processes.js"
+import { isAlive, processesIn, spawnerLayer, spawnerName } from "./utils/harness.js"
 
 const PATH = process.env.PATH ?? "/usr/bin:/bin"
 const fakeCli = NodePath.join(import.meta.dirname, "fixtures", "fake-claude.mjs")

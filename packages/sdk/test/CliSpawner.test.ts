@@ -12,7 +12,7 @@ import * as Scope from "effect/Scope"
 import { PassThrough } from "node:stream"
 import * as CliSpawner from "../src/CliSpawner.js"
 import * as NodeCliSpawner from "../src/NodeCliSpawner.js"
-import { isAlive } from "./utils/processes.js"
+import { isAlive } from "./utils/harness.js"
 
 // Each with whether its child leads a process group of its own: effect's ChildProcess spawns detached;
 // NodeCliSpawner only where leftovers cannot be found by their tag (no Linux /proc), or when asked to.

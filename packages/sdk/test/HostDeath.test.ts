@@ -17,7 +17,7 @@ import * as Path from "node:path"
 import * as HostWatchdog from "../src/internal/hostWatchdog.js"
 import * as ProcessTag from "../src/internal/processTag.js"
 import { buildHostProgram } from "./fixtures/host-program-build.js"
-import { isAlive, processesIn } from "./utils/processes.js"
+import { isAlive, processesIn } from "./utils/harness.js"
 
 const built: Array<{ readonly remove: () => void }> = []
 let hostProgram: Promise<string> | undefined

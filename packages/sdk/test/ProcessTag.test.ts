@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as ChildProcess from "node:child_process"
 import * as ProcessTag from "../src/internal/processTag.js"
-import { isAlive } from "./utils/processes.js"
+import { isAlive } from "./utils/harness.js"
 
 // A tagged process in a session of its own (as a background job of the CLI's shells is): out of reach of any
 // process group, found only by its tag. Killed by the test's finalizer if a scan missed it.
