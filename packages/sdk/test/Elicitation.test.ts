@@ -63,6 +63,24 @@ const textOf = (response: McpServer.JsonRpcResponse) => {
   return block.type === "text" ? block.text : `[${block.type}]`
 }
 
+/** The request `reserve` makes: a form that is the JSON Schema of `Seats`' encoded side (effect 4's: no `title`). */
+const assertSeatsForm = (request: ElicitationHandler.Request | undefined) => {
+  assert.strictEqual(request?.subtype, "elicitation")
+  assert.strictEqual(request?.mcp_server_name, "tickets")
+  assert.strictEqual(request?.message, "How many seats for Hamlet?")
+  assert.strictEqual(request?.mode, "form")
+  assert.deepStrictEqual(request?.requested_schema, {
+    type: "object",
+    properties: {
+      seats: { type: "integer", description: "How many seats", exclusiveMinimum: 0, maximum: 9007199254740991 },
+      window: { type: "boolean" }
+    },
+    required: ["seats"],
+    additionalProperties: false
+  })
+  assert.deepStrictEqual(request?.property_order, ["seats", "window"])
+}
+
 describe("an in-process tool elicits input (McpServer.handle)", () => {
   it.effect("accept: the handler sees the form and the server's name, the tool gets the decoded content", () =>
     Effect.gen(function*() {
@@ -79,21 +97,7 @@ describe("an in-process tool elicits input (McpServer.handle)", () => {
         )
       assert.strictEqual(textOf(response), "reserved 2 seats for Hamlet by the window")
       const [request] = yield* Ref.get(seen)
-      assert.strictEqual(request.subtype, "elicitation")
-      assert.strictEqual(request.mcp_server_name, "tickets")
-      assert.strictEqual(request.message, "How many seats for Hamlet?")
-      assert.strictEqual(request.mode, "form")
-      // the form is the JSON Schema of the Schema's encoded side
-      assert.deepStrictEqual(request.requested_schema, {
-        type: "object",
-        properties: {
-          seats: { type: "integer", description: "How many seats", exclusiveMinimum: 0, maximum: 9007199254740991 },
-          window: { type: "boolean" }
-        },
-        required: ["seats"],
-        additionalProperties: false
-      })
-      assert.deepStrictEqual(request.property_order, ["seats", "window"])
+      assertSeatsForm(request)
     }))
 
   it.effect("decline, and no ElicitationHandler at all: the tool sees a decline", () =>
@@ -284,21 +288,7 @@ describe("an in-process tool elicits input (real CLI)", () => {
       const result = yield* reserveUnder(layer)
       assert.strictEqual(result, "reserved 2 seats for Hamlet by the window")
       const [request] = yield* Ref.get(seen)
-      assert.strictEqual(request.subtype, "elicitation")
-      assert.strictEqual(request.mcp_server_name, "tickets")
-      assert.strictEqual(request.message, "How many seats for Hamlet?")
-      assert.strictEqual(request.mode, "form")
-      // the form is the JSON Schema of the Schema's encoded side (effect 4's: no `title`, the safe-integer maximum)
-      assert.deepStrictEqual(request.requested_schema, {
-        type: "object",
-        properties: {
-          seats: { type: "integer", description: "How many seats", exclusiveMinimum: 0, maximum: 9007199254740991 },
-          window: { type: "boolean" }
-        },
-        required: ["seats"],
-        additionalProperties: false
-      })
-      assert.deepStrictEqual(request.property_order, ["seats", "window"])
+      assertSeatsForm(request)
     }).pipe(Effect.provide(harness([reserveCall, ScriptedModel.text("done")]))))
 
   it.live("decline: the tool sees the refusal", () =>
