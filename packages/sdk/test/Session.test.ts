@@ -12,9 +12,8 @@ import * as Queue from "effect/Queue"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as Path from "node:path"
-import { ClaudeCode, CliSpawner, HookLayer, SessionStore } from "../src/index.js"
+import { ClaudeCode, CliSpawner, HookLayer } from "../src/index.js"
 import { bash, harness, isAlive, processesIn, Workspace } from "./utils/harness.js"
 
 const collect = <A, E, R>(stream: Stream.Stream<A, E, R>) => Stream.runCollect(stream)
@@ -365,16 +364,6 @@ describe("ClaudeCode.session message delivery", () => {
     ]))))
 })
 
-/** A fresh, empty "machine": its own HOME and CLAUDE_CONFIG_DIR. */
-const emptyMachine = Effect.acquireRelease(
-  Effect.sync(() => {
-    const home = Fs.mkdtempSync(Path.join(Os.tmpdir(), "claude-effect-machine-"))
-    Fs.mkdirSync(Path.join(home, ".claude"))
-    return { home, env: { HOME: home, CLAUDE_CONFIG_DIR: Path.join(home, ".claude") } }
-  }),
-  ({ home }) => Effect.sync(() => Fs.rmSync(home, { recursive: true, force: true }))
-)
-
 describe("ClaudeCode.session: resume and isolation", () => {
   it.live("a resumed session's next model request carries its earlier turns, under the same session id", () =>
     Effect.gen(function*() {
@@ -392,38 +381,6 @@ describe("ClaudeCode.session: resume and isolation", () => {
       assert.isTrue(last.includes("the code word is plum"), "the resumed request carries the first prompt")
       assert.isTrue(last.includes("noted"), "and the first answer")
     }).pipe(Effect.provide(harness([ScriptedModel.text("noted"), ScriptedModel.text("plum")]))))
-
-  it.live("resumed from a SessionStore on a machine that never saw the session: the earlier turns reach the model", () =>
-    Effect.gen(function*() {
-      const store = yield* SessionStore.SessionStore
-      const { cwd } = yield* Workspace
-      const sessionId: string = yield* Effect.scoped(Effect.gen(function*() {
-        const session = yield* ClaudeCode.session()
-        return lastOf(yield* collect(session.turn("the code word is plum"))).session_id
-      }))
-      // machine B: an empty home, nothing on disk but the store
-      const machineB = yield* emptyMachine
-      const resumed = yield* Effect.scoped(Effect.gen(function*() {
-        const session = yield* ClaudeCode.session({ resume: sessionId, env: machineB.env })
-        return yield* collect(session.turn("what was the code word?"))
-      }))
-      assert.strictEqual(lastOf(resumed).result, "plum")
-      assert.strictEqual(lastOf(resumed).session_id, sessionId)
-      const last = yield* ScriptedModel.lastTurnRequest
-      assert.isTrue(last.includes("the code word is plum"), "the resumed request carries the first prompt")
-      assert.isTrue(last.includes("noted"), "and the first answer")
-      // B's own configuration directory got no transcript: it was materialized in a private directory, now gone
-      assert.isFalse(Fs.existsSync(Path.join(machineB.home, ".claude", "projects")))
-      // the resumed turn went to the store too
-      const stored = Option.getOrThrow(yield* store.load({ projectKey: SessionStore.projectKey(cwd), sessionId }))
-      assert.isTrue(stored.some((e) => JSON.stringify(e).includes("what was the code word?")))
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(Layer.merge(
-        SessionStore.layerMemory,
-        harness([ScriptedModel.text("noted"), ScriptedModel.text("plum")])
-      ))
-    ))
 
   it.live("two sessions under nested provides of one ClaudeCode layer each get a CLI of their own, gone with their scope", () =>
     Effect.gen(function*() {
